@@ -1,0 +1,21 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromiumPath } from './browser';
+
+/**
+ * Before any journey: check that Chromium is installed and build the web app the journeys load,
+ * into a folder of their own so a developer's `dist/` is left alone.
+ */
+export default async function globalSetup() {
+  if (!fs.existsSync(chromiumPath)) {
+    throw new Error(`Chromium is missing at ${chromiumPath}. Install it with: apt-get install -y chromium`);
+  }
+  const root = path.resolve(__dirname, '../..');
+  const outDir = path.join(root, 'node_modules', '.e2e-web');
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  process.env.E2E_WEB_DIR = outDir;
+}

@@ -1,0 +1,75 @@
+import type { Config } from 'jest';
+
+// One Jest run, four projects: the React app in a DOM (web), the API server on a real SQLite file
+// (server), the same server suite on PostgreSQL + Redis when TEST_DATABASE_URL is set
+// (server-postgres), and the browser journeys in real Chromium (e2e).
+
+// Node 20 cannot require() these ESM-only packages, so ts-jest compiles them too.
+const esmPackages = [
+  'react-intl',
+  '@formatjs',
+  'intl-messageformat',
+  'msw',
+  '@mswjs',
+  '@open-draft',
+  '@bundled-es-modules',
+  'until-async',
+  'rettime',
+  'headers-polyfill',
+  'outvariant',
+  'strict-event-emitter',
+  'is-node-process',
+  'statuses',
+  'content-disposition',
+  'cookie',
+].join('|');
+
+const tsJest = (tsconfig: string) => ['ts-jest', { tsconfig, diagnostics: { warnOnly: false } }] as [string, Record<string, unknown>];
+
+const web: Config = {
+  displayName: 'web',
+  testEnvironment: 'jest-fixed-jsdom',
+  roots: ['<rootDir>/src'],
+  testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+  setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  moduleNameMapper: {
+    // import.meta.env exists only under Vite; tests read the same settings from a plain module.
+    '^(.*)/config/env$': '$1/config/env.jest',
+    '\\.(css|svg|png|jpg)$': '<rootDir>/src/test/file-stub.ts',
+  },
+  transform: { '^.+\\.(t|j)sx?$': tsJest('<rootDir>/src/tsconfig.jest.json'), '^.+\\.mjs$': tsJest('<rootDir>/src/tsconfig.jest.json') },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
+};
+
+const serverBase: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/server/src'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j)sx?$': tsJest('<rootDir>/server/tsconfig.json') },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
+};
+
+const server: Config = { ...serverBase, displayName: 'server' };
+
+const serverPostgres: Config = {
+  ...serverBase,
+  displayName: 'server-postgres',
+  setupFiles: ['<rootDir>/server/src/test/use-postgres.ts'],
+};
+
+const e2e: Config = {
+  displayName: 'e2e',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/e2e'],
+  testMatch: ['**/*.e2e.ts'],
+  globalSetup: '<rootDir>/e2e/support/global-setup.ts',
+  transform: { '^.+\\.(t|j)sx?$': tsJest('<rootDir>/server/tsconfig.json') },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
+};
+
+const config: Config = {
+  projects: [web, server, ...(process.env.TEST_DATABASE_URL ? [serverPostgres] : []), e2e],
+  testTimeout: 30_000,
+};
+
+export default config;

@@ -1,0 +1,24 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/database';
+import { PasswordResetsRepository } from '../modules/auth/password-resets.repository';
+import { SessionsRepository } from '../modules/auth/sessions.repository';
+
+/** Deletes sessions and reset links that can never be used again (a day after they died). */
+export async function purgeDeadCredentials(db: Db, log: Logger): Promise<void> {
+  const before = new Date(Date.now() - 24 * 3600_000).toISOString();
+  const sessions = await new SessionsRepository(db).deleteDead(before);
+  const resets = await new PasswordResetsRepository(db).deleteDead(before);
+  if (sessions || resets) log.info({ sessions, resets }, 'housekeeping: purged dead credentials');
+}
+
+/**
+ * Runs housekeeping now and then every hour until stopped. Idempotent, so several processes
+ * (API and workers) may all run it.
+ */
+export function startHousekeeping(db: Db, log: Logger, everyMs = 3_600_000): () => void {
+  const run = () => purgeDeadCredentials(db, log).catch((err) => log.error({ err }, 'housekeeping failed'));
+  void run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,109 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MessageOut } from '../../http/common.schemas';
+import { createMailer } from '../../mail/mailer';
+import { currentUser } from '../../plugins/authentication';
+import {
+  LoginIn,
+  PasswordResetRequestIn,
+  ResetPasswordIn,
+  SignupIn,
+  SignupOut,
+  TokenOut,
+} from './auth.schemas';
+import { AuthService, normalizeEmail } from './auth.service';
+import path from 'node:path';
+
+const tags = ['Auth'];
+
+const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const mailer = createMailer({
+    smtpUrl: app.config.smtpUrl,
+    from: app.config.mailFrom,
+    outboxDir: path.join(app.config.dataDir, 'outbox'),
+    log: app.log as never,
+  });
+  app.addHook('onClose', async () => mailer.close());
+  const auth = new AuthService(app.db, app.config, mailer, app.log as never);
+
+  const { max, windowMs } = app.config.loginRateLimit;
+  // Per client address and email: guessing one account's password is slow, and one noisy
+  // address cannot lock everybody else out.
+  const loginLimit = {
+    max,
+    timeWindow: windowMs,
+    hook: 'preHandler' as const,
+    keyGenerator: (req: { ip: string; body?: unknown }) =>
+      `login:${req.ip}:${normalizeEmail(String((req.body as { username?: unknown } | undefined)?.username ?? ''))}`,
+  };
+  const perAddress = (name: string, perHour: number) => ({
+    max: perHour,
+    timeWindow: 3_600_000,
+    keyGenerator: (req: { ip: string }) => `${name}:${req.ip}`,
+  });
+
+  app.post(
+    '/signup',
+    {
+      config: { public: true, rateLimit: perAddress('signup', 30) },
+      schema: { tags, summary: 'Create an account', body: SignupIn, response: { 201: SignupOut } },
+    },
+    async (req, reply) => {
+      const user = await auth.signup(req.body, req.language);
+      return reply.code(201).send({ user, message: req.t('server.auth.signedUp') });
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      config: { public: true, rateLimit: loginLimit },
+      schema: {
+        tags,
+        summary: 'Sign in (OAuth2 password form: username = email)',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: LoginIn,
+        response: { 200: TokenOut },
+      },
+    },
+    async (req) =>
+      auth.login(req.body.username, req.body.password, {
+        userAgent: req.headers['user-agent']?.slice(0, 300) ?? null,
+        ip: req.ip,
+      }),
+  );
+
+  app.post(
+    '/logout',
+    { schema: { tags, summary: 'Sign out: the token stops working', response: { 200: MessageOut } } },
+    async (req) => {
+      await auth.logout(currentUser(req).session_id);
+      return { message: req.t('server.auth.signedOut') };
+    },
+  );
+
+  app.post(
+    '/password-reset-request',
+    {
+      config: { public: true, rateLimit: perAddress('password-reset', 20) },
+      schema: { tags, summary: 'Email a single-use password reset link', body: PasswordResetRequestIn, response: { 202: MessageOut } },
+    },
+    async (req, reply) => {
+      await auth.requestPasswordReset(req.body.email);
+      return reply.code(202).send({ message: req.t('server.auth.resetRequested') });
+    },
+  );
+
+  app.post(
+    '/reset-password',
+    {
+      config: { public: true, rateLimit: perAddress('reset-password', 30) },
+      schema: { tags, summary: 'Set a new password with an emailed token; ends all sessions', body: ResetPasswordIn, response: { 200: MessageOut } },
+    },
+    async (req) => {
+      await auth.resetPassword(req.body.token, req.body.new_password);
+      return { message: req.t('server.auth.passwordChanged') };
+    },
+  );
+};
+
+export default authRoutes;

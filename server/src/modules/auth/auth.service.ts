@@ -1,0 +1,122 @@
+import type { Logger } from 'pino';
+import type { Config } from '../../config/config';
+import type { Db } from '../../db/database';
+import type { Mailer } from '../../mail/mailer';
+import { translate, type Language } from '../../i18n/messages';
+import { badRequest, conflict, HttpError } from '../../lib/http-error';
+import { isUniqueViolation } from '../../lib/db-errors';
+import { UsersRepository } from '../users/users.repository';
+import { toUserOut } from '../users/users.service';
+import type { UserOut } from '../users/users.schemas';
+import type { SignupIn, TokenOut } from './auth.schemas';
+import { hashPassword, verifyPassword } from './passwords';
+import { PasswordResetsRepository } from './password-resets.repository';
+import { SessionsRepository } from './sessions.repository';
+import { hashToken, newToken } from './tokens';
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+interface ClientInfo {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export class AuthService {
+  private readonly users: UsersRepository;
+  private readonly sessions: SessionsRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly mailer: Mailer,
+    private readonly log: Logger,
+  ) {
+    this.users = new UsersRepository(db);
+    this.sessions = new SessionsRepository(db);
+  }
+
+  async signup(input: SignupIn, language: Language): Promise<UserOut> {
+    const email = normalizeEmail(input.email);
+    if (await this.users.findByEmail(email)) throw conflict('server.auth.emailTaken');
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const user = await this.users.insert({
+        email,
+        name: input.name.trim(),
+        password_hash: passwordHash,
+        role: this.config.adminEmails.has(email) ? 'admin' : 'user',
+        locale: language === 'zh-CN' ? 'cn' : 'en',
+      });
+      return toUserOut(user);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('server.auth.emailTaken');
+      throw error;
+    }
+  }
+
+  /** Answers the same 401 for an unknown email and a wrong password, in about the same time. */
+  async login(username: string, password: string, client: ClientInfo): Promise<TokenOut> {
+    const email = normalizeEmail(username);
+    const user = await this.users.findByEmail(email);
+    const ok = await verifyPassword(user?.password_hash ?? null, password);
+    if (!user || !ok) throw new HttpError(401, 'server.auth.invalidCredentials');
+    if (this.config.adminEmails.has(email) && user.role !== 'admin') {
+      await this.users.update(user.id, { role: 'admin' });
+    }
+    const { token, hash } = newToken();
+    const ttlSeconds = Math.round(this.config.sessionTtlHours * 3600);
+    await this.sessions.create({
+      userId: user.id,
+      tokenHash: hash,
+      expiresAt: new Date(Date.now() + ttlSeconds * 1000).toISOString(),
+      ...client,
+    });
+    return { access_token: token, token_type: 'bearer', expires_in: ttlSeconds };
+  }
+
+  logout(sessionId: string): Promise<void> {
+    return this.sessions.revoke(sessionId);
+  }
+
+  /**
+   * Sends a single-use, expiring link when the account exists. The caller answers the same either
+   * way, and the mail goes out after the answer so the timing does not tell either.
+   */
+  async requestPasswordReset(rawEmail: string): Promise<void> {
+    const user = await this.users.findByEmail(normalizeEmail(rawEmail));
+    if (!user) return;
+    const { token, hash } = newToken();
+    await new PasswordResetsRepository(this.db).create({
+      userId: user.id,
+      tokenHash: hash,
+      expiresAt: new Date(Date.now() + this.config.passwordResetTtlMinutes * 60_000).toISOString(),
+    });
+    const language: Language = user.locale === 'cn' ? 'zh-CN' : 'en';
+    const link = `${this.config.publicUrl}${user.locale === 'cn' ? '/cn' : ''}/reset-password?token=${encodeURIComponent(token)}`;
+    const values = { name: user.name, link, minutes: this.config.passwordResetTtlMinutes };
+    const sending = this.mailer.send({
+      to: user.email,
+      subject: translate(language, 'server.email.reset.subject'),
+      text: translate(language, 'server.email.reset.text', values),
+      html: translate(language, 'server.email.reset.html', { ...values, name: escapeHtml(user.name) }),
+    });
+    sending.catch((err) => this.log.error({ err, userId: user.id }, 'could not send the password reset email'));
+  }
+
+  /** Sets the new password, spends the link, and ends every session of that user. */
+  async resetPassword(token: string, newPassword: string): Promise<void> {
+    const passwordHash = await hashPassword(newPassword);
+    const now = new Date().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const resets = new PasswordResetsRepository(trx);
+      const userId = await resets.consume(hashToken(token), now);
+      if (!userId) throw badRequest('server.auth.resetTokenInvalid');
+      await new UsersRepository(trx).update(userId, { password_hash: passwordHash });
+      await resets.invalidateAllForUser(userId, now);
+      await new SessionsRepository(trx).revokeAllForUser(userId);
+    });
+  }
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

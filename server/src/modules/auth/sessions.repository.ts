@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database';
+import type { UsersTable } from '../../db/schema';
+
+export type SessionUser = Omit<UsersTable, 'password_hash'> & { session_id: string };
+
+export class SessionsRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(input: { userId: string; tokenHash: string; expiresAt: string; userAgent: string | null; ip: string | null }) {
+    const now = new Date().toISOString();
+    await this.db
+      .insertInto('sessions')
+      .values({
+        id: randomUUID(),
+        user_id: input.userId,
+        token_hash: input.tokenHash,
+        created_at: now,
+        expires_at: input.expiresAt,
+        revoked_at: null,
+        user_agent: input.userAgent,
+        ip: input.ip,
+      })
+      .execute();
+  }
+
+  /** The user behind a live (unexpired, unrevoked) token, in one indexed query. */
+  async findUserByTokenHash(tokenHash: string, now: string): Promise<SessionUser | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'users.id',
+        'users.email',
+        'users.name',
+        'users.role',
+        'users.locale',
+        'users.theme',
+        'users.created_at',
+        'users.updated_at',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ revoked_at: new Date().toISOString() }).where('id', '=', sessionId).execute();
+  }
+
+  async revokeAllForUser(userId: string): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Housekeeping: sessions that can never be used again. */
+  async deleteDead(before: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { HttpError } from '../lib/http-error';
+import { toValidationItems } from '../http/validation';
+
+/**
+ * Every error leaves in one of the shapes the client understands (spec §7, §8): validation →
+ * 422 {errors:[{msg, loc}]}; anything meant for the user → {detail} (and maybe {modal});
+ * anything unexpected → 500 {detail: "Internal server error"}, logged with the request id, never
+ * a stack trace.
+ */
+export default fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
+      if ('validation' in error && error.validation) {
+        return reply.code(422).send({ errors: toValidationItems(error.validation, error.validationContext ?? 'body', req.language) });
+      }
+      if (error instanceof HttpError) {
+        return reply
+          .code(error.statusCode)
+          .send({ detail: req.t(error.messageKey, error.values), ...(error.modal ? { modal: error.modal } : {}) });
+      }
+      const status = error.statusCode ?? 500;
+      if (status === 429) {
+        return reply.code(429).send({ detail: req.t('server.errors.tooManyRequests') });
+      }
+      if (status >= 400 && status < 500) {
+        // Fastify's own client errors (malformed JSON, unsupported media type, body too large):
+        // their messages describe the request, not our internals.
+        return reply.code(status).send({ detail: knownClientErrors[error.code ?? ''] ? req.t(knownClientErrors[error.code!]) : error.message });
+      }
+      req.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send({ detail: req.t('server.errors.internal') });
+    });
+  },
+  { name: 'errors', dependencies: ['request-context'] },
+);
+
+const knownClientErrors: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'server.errors.unsupportedMediaType',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'server.errors.bodyTooLarge',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'server.errors.emptyJsonBody',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'server.errors.invalidJson',
+};

@@ -1,0 +1,37 @@
+import { Box, Container, Flex, HStack } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { LanguageSwitcher } from './LanguageSwitcher';
+import { Logo } from './Logo';
+import { MobileNav } from './MobileNav';
+import { NavLinks } from './NavLinks';
+import { UserMenu } from './UserMenu';
+
+/** The signed-in frame: header with logo, area navigation, language and user menu; page below. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const intl = useIntl();
+  return (
+    <Flex direction="column" minH="100dvh" bg="canvas">
+      <Box as="header" position="sticky" top="0" zIndex="sticky" bg="bg/80" backdropFilter="blur(10px)" borderBottomWidth="1px" borderColor="border.muted">
+        <Container maxW="7xl">
+          <Flex h="16" align="center" gap="3">
+            <MobileNav />
+            <Logo />
+            <Box as="nav" aria-label={intl.formatMessage({ id: 'nav.main' })} display={{ base: 'none', md: 'block' }} ms="6">
+              <NavLinks direction="row" />
+            </Box>
+            <HStack ms="auto" gap="1">
+              <LanguageSwitcher display={{ base: 'none', md: 'inline-flex' }} />
+              <UserMenu />
+            </HStack>
+          </Flex>
+        </Container>
+      </Box>
+      <Box as="main" flex="1">
+        <Container maxW="7xl" py={{ base: '6', md: '10' }}>
+          {children}
+        </Container>
+      </Box>
+    </Flex>
+  );
+}

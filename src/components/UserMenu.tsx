@@ -1,0 +1,69 @@
+import { Avatar, Box, Button, Menu, Portal, Text } from '@chakra-ui/react';
+import { LuChevronDown, LuLogOut, LuSettings } from 'react-icons/lu';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useNavigate } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../app/hooks';
+import { selectUser } from '../features/auth/authSlice';
+import { logout } from '../features/auth/authThunks';
+import { useLocalePath } from '../i18n/useLocale';
+
+/** The signed-in user's menu: who they are, their settings, and "Sign out". */
+export function UserMenu() {
+  const user = useAppSelector(selectUser);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const localePath = useLocalePath();
+  const intl = useIntl();
+  if (!user) return null;
+
+  const signOut = () => {
+    // Failures were already shown by the notices middleware and the session is cleared either way.
+    dispatch(logout()).catch(() => undefined);
+  };
+
+  return (
+    <Menu.Root
+      positioning={{ placement: 'bottom-end' }}
+      // Selection is handled at the root: per-item onSelect listeners attach late with a portal.
+      onSelect={({ value }) => {
+        if (value === 'settings') navigate(localePath('/settings'));
+        if (value === 'sign-out') signOut();
+      }}
+    >
+      <Menu.Trigger asChild>
+        <Button variant="ghost" size="sm" px="1.5" aria-label={intl.formatMessage({ id: 'nav.accountMenu' })}>
+          <Avatar.Root size="xs" colorPalette="brand">
+            <Avatar.Fallback name={user.name} />
+          </Avatar.Root>
+          <Text as="span" display={{ base: 'none', md: 'inline' }} maxW="40" truncate>
+            {user.name}
+          </Text>
+          <LuChevronDown aria-hidden />
+        </Button>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content minW="60">
+            <Box px="2" py="1.5">
+              <Text fontWeight="semibold" truncate>
+                {user.name}
+              </Text>
+              <Text textStyle="sm" color="fg.muted" truncate>
+                {user.email}
+              </Text>
+            </Box>
+            <Menu.Separator />
+            <Menu.Item value="settings">
+              <LuSettings aria-hidden />
+              <FormattedMessage id="nav.settings" />
+            </Menu.Item>
+            <Menu.Item value="sign-out">
+              <LuLogOut aria-hidden />
+              <FormattedMessage id="auth.signOut" />
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  );
+}

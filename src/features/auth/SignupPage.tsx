@@ -1,0 +1,106 @@
+import { Button, Link, Stack } from '@chakra-ui/react';
+import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useNavigate } from 'react-router-dom';
+import { usePageTitle } from '../../app/usePageTitle';
+import { AuthLayout } from '../../components/AuthLayout';
+import { TextField } from '../../components/TextField';
+import { LocaleLink } from '../../i18n/LocaleLink';
+import { useLocalePath } from '../../i18n/useLocale';
+import { useSignupMutation } from './authApi';
+import type { LoginPageState } from './LoginPage';
+import { useFieldErrors } from './useFieldErrors';
+import { emailProblem, MIN_PASSWORD_LENGTH, newPasswordProblem, requiredProblem } from './validation';
+
+export function SignupPage() {
+  usePageTitle('auth.signup.pageTitle');
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const localePath = useLocalePath();
+  const [signup, { isLoading }] = useSignupMutation();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { check, clear, errorFor } = useFieldErrors<'name' | 'email' | 'password'>();
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const valid = check({
+      name: requiredProblem(name, 'validation.name.required'),
+      email: emailProblem(email),
+      password: newPasswordProblem(password),
+    });
+    if (!valid) return;
+    const result = await signup({ name: name.trim(), email: email.trim(), password });
+    // The server's welcome message is shown by the notices middleware; errors likewise.
+    if ('data' in result) {
+      const state: LoginPageState = { email: email.trim() };
+      navigate(localePath('/login'), { state });
+    }
+  };
+
+  const t = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
+  return (
+    <AuthLayout
+      title={t('auth.signup.title')}
+      subtitle={t('auth.signup.subtitle')}
+      footer={
+        <FormattedMessage
+          id="auth.signup.haveAccount"
+          values={{
+            link: (text) => (
+              <Link asChild colorPalette="brand" color="colorPalette.fg" fontWeight="semibold">
+                <LocaleLink to="/login">{text}</LocaleLink>
+              </Link>
+            ),
+          }}
+        />
+      }
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="5">
+          <TextField
+            label={t('auth.field.name')}
+            name="name"
+            autoComplete="name"
+            autoFocus
+            value={name}
+            error={errorFor('name')}
+            onChange={(e) => {
+              setName(e.target.value);
+              clear('name');
+            }}
+          />
+          <TextField
+            label={t('auth.field.email')}
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={email}
+            error={errorFor('email')}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              clear('email');
+            }}
+          />
+          <TextField
+            label={t('auth.field.password')}
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            helperText={t('auth.field.passwordHint', { min: MIN_PASSWORD_LENGTH })}
+            value={password}
+            error={errorFor('password')}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              clear('password');
+            }}
+          />
+          <Button type="submit" colorPalette="brand" size="lg" loading={isLoading}>
+            {t('auth.signup.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

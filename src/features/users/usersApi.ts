@@ -1,0 +1,31 @@
+import type {
+  BetaStatusOut,
+  SettingsOut,
+  SettingsPatchIn,
+  UserOut,
+} from '../../../server/src/modules/users/users.schemas';
+import { baseApi } from '../../services/baseApi';
+
+// The signed-in user's own account (spec §7 "Users").
+
+export const usersApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    getMe: build.query<UserOut, void>({
+      query: () => '/users/me',
+      providesTags: ['User'],
+    }),
+    getSettings: build.query<SettingsOut, void>({
+      query: () => '/users/me/settings',
+      providesTags: ['Settings'],
+    }),
+    updateSettings: build.mutation<SettingsOut, SettingsPatchIn>({
+      query: (body) => ({ url: '/users/me/settings', method: 'PATCH', body }),
+      invalidatesTags: ['Settings', 'User'],
+    }),
+    getBetaStatus: build.query<BetaStatusOut, void>({
+      query: () => '/users/me/beta-status',
+    }),
+  }),
+});
+
+export const { useGetMeQuery, useGetSettingsQuery, useUpdateSettingsMutation, useGetBetaStatusQuery } = usersApi;

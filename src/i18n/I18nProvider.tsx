@@ -1,0 +1,20 @@
+import { useEffect, type ReactNode } from 'react';
+import { RawIntlProvider } from 'react-intl';
+import { useLocation } from 'react-router-dom';
+import { intlFor, setCurrentLocale } from './currentIntl';
+import { languageTag, localeFromPath } from './locales';
+
+// The URL prefix decides the language (spec §2): /cn/... is Chinese, everything else English.
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  // Recorded during render, not in an effect: a notice or request triggered by this very render
+  // must already use the language on screen. Idempotent, so a re-render does no harm.
+  setCurrentLocale(locale);
+
+  useEffect(() => {
+    document.documentElement.lang = languageTag(locale);
+  }, [locale]);
+
+  return <RawIntlProvider value={intlFor(locale)}>{children}</RawIntlProvider>;
+}

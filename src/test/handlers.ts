@@ -1,0 +1,27 @@
+import { http, HttpResponse } from 'msw';
+import type { SettingsOut, UserOut } from '../../server/src/modules/users/users.schemas';
+
+// The API as the tests' default world sees it: a signed-in user with English settings. Tests
+// override single calls with server.use(...).
+
+export const API = 'http://localhost/api/v1';
+
+export const api = (path: string) => `${API}${path}`;
+
+export const testUser: UserOut = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  role: 'user',
+  locale: 'en',
+  theme: 'light',
+  created_at: '2026-03-14T10:00:00.000Z',
+};
+
+export const testSettings: SettingsOut = { display_name: 'Ada Lovelace', locale: 'en', theme: 'light' };
+
+export const handlers = [
+  http.get(api('/users/me'), () => HttpResponse.json(testUser)),
+  http.get(api('/users/me/settings'), () => HttpResponse.json(testSettings)),
+  http.post(api('/auth/logout'), () => HttpResponse.json({ message: 'Signed out.' })),
+];

@@ -1,0 +1,49 @@
+import '@testing-library/jest-dom';
+import { setNavigator } from '../app/navigation';
+import { setCurrentLocale } from '../i18n/currentIntl';
+import { server } from './server';
+
+// Browser APIs Chakra / Ark UI / next-themes use that jsdom lacks.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+if (!('ResizeObserver' in window)) {
+  class ResizeObserverStub {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserverStub;
+}
+window.scrollTo = () => undefined;
+Element.prototype.scrollTo = () => undefined;
+Element.prototype.scrollIntoView = () => undefined;
+// structuredClone is provided by jest-fixed-jsdom (chakra-ui #9201 otherwise).
+
+function clearCookies() {
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0].trim();
+    if (name) document.cookie = `${name}=; path=/; max-age=0`;
+  }
+}
+
+// Any request without a handler is a test bug: fail instead of silently hitting nothing.
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  localStorage.clear();
+  clearCookies();
+  setCurrentLocale('en');
+  setNavigator(null);
+});
+afterAll(() => server.close());

@@ -1,0 +1,74 @@
+import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+
+// Stepwise's own design system on top of Chakra's defaults: a deep indigo-violet brand usable as
+// `colorPalette="brand"`, a font stack that renders Chinese well, slightly rounder corners.
+
+const fontStack = [
+  'Inter',
+  'ui-sans-serif',
+  'system-ui',
+  '-apple-system',
+  '"Segoe UI"',
+  'Roboto',
+  '"Helvetica Neue"',
+  'Arial',
+  '"Noto Sans SC"',
+  '"PingFang SC"',
+  '"Hiragino Sans GB"',
+  '"Microsoft YaHei"',
+  'sans-serif',
+].join(', ');
+
+const config = defineConfig({
+  globalCss: {
+    'html, body': { bg: 'bg', color: 'fg', fontFeatureSettings: '"cv11", "ss01"' },
+  },
+  theme: {
+    tokens: {
+      fonts: {
+        heading: { value: fontStack },
+        body: { value: fontStack },
+      },
+      colors: {
+        brand: {
+          50: { value: '#f4f2ff' },
+          100: { value: '#ebe7ff' },
+          200: { value: '#d8d1ff' },
+          300: { value: '#b9abff' },
+          400: { value: '#957cfc' },
+          500: { value: '#7650f5' },
+          600: { value: '#6434e8' },
+          700: { value: '#5426cc' },
+          800: { value: '#4521a5' },
+          900: { value: '#3a1f85' },
+          950: { value: '#22115a' },
+        },
+      },
+    },
+    semanticTokens: {
+      colors: {
+        // The slots Chakra's recipes read through colorPalette.
+        brand: {
+          solid: { value: { _light: '{colors.brand.600}', _dark: '{colors.brand.500}' } },
+          contrast: { value: 'white' },
+          fg: { value: { _light: '{colors.brand.700}', _dark: '{colors.brand.300}' } },
+          muted: { value: { _light: '{colors.brand.100}', _dark: '{colors.brand.900}' } },
+          subtle: { value: { _light: '{colors.brand.50}', _dark: '{colors.brand.950}' } },
+          emphasized: { value: { _light: '{colors.brand.200}', _dark: '{colors.brand.800}' } },
+          focusRing: { value: { _light: '{colors.brand.500}', _dark: '{colors.brand.400}' } },
+        },
+        // Soft page backgrounds for the auth screens and landing hero.
+        canvas: {
+          value: { _light: '#f7f7fb', _dark: '#0c0b12' },
+        },
+      },
+      radii: {
+        l1: { value: '{radii.sm}' },
+        l2: { value: '{radii.md}' },
+        l3: { value: '{radii.xl}' },
+      },
+    },
+  },
+});
+
+export const system = createSystem(defaultConfig, config);
