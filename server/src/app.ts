@@ -28,12 +28,14 @@ export interface AppOptions {
   redisNamespace?: string;
   /** Defaults to pino at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
+  /** A ready-made pino logger instead (tests read what is logged). */
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
 }
 
 /** Fastify's own options: the parts that must be set when the instance is created. */
 function serverOptions(options: AppOptions): FastifyServerOptions {
   return {
-    logger: options.logger ?? { level: options.config.logLevel },
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: options.config.logLevel } }),
     // One line per request comes from the request-context plugin instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: requestIdFrom,
@@ -52,7 +54,8 @@ function serverOptions(options: AppOptions): FastifyServerOptions {
 
 /**
  * The whole server as one Fastify instance: plugins first (their order is their dependencies),
- * then one route plugin per area under /api/v1. `server.ts` only listens; tests call `inject()`.
+ * then one route plugin per area under /api/v1. `server.ts` only listens; tests call `inject()`,
+ * which readies the app (so a test may still add a route first).
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(options)).withTypeProvider<TypeBoxTypeProvider>();
@@ -76,6 +79,5 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => stop());
   }
 
-  await app.ready();
   return app;
 }

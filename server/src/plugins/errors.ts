@@ -16,6 +16,7 @@ export default fp(
         return reply.code(422).send({ errors: toValidationItems(error.validation, error.validationContext ?? 'body', req.language) });
       }
       if (error instanceof HttpError) {
+        if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
         return reply
           .code(error.statusCode)
           .send({ detail: req.t(error.messageKey, error.values), ...(error.modal ? { modal: error.modal } : {}) });

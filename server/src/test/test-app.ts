@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app';
+import { buildApp, type AppOptions } from '../app';
 import { loadConfig, type Config } from '../config/config';
 
 /**
@@ -15,6 +15,8 @@ import { loadConfig, type Config } from '../config/config';
 export interface TestApp {
   app: FastifyInstance;
   config: Config;
+  /** What built `app`: build a second app on the same database with these. */
+  appOptions: AppOptions;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -36,11 +38,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...(postgres ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, REDIS_URL: process.env.TEST_REDIS_URL ?? '' } : {}),
     ...env,
   });
-  const app = await buildApp({ config, pgSchema, redisNamespace: `test-${suffix}`, logger: false });
+  const appOptions: AppOptions = { config, pgSchema, redisNamespace: `test-${suffix}`, logger: false };
+  const app = await buildApp(appOptions);
 
   return {
     app,
     config,
+    appOptions,
     dataDir,
     async close() {
       await app.close();

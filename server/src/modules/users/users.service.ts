@@ -25,10 +25,6 @@ export class UsersService {
     this.users = new UsersRepository(db);
   }
 
-  async me(userId: string): Promise<UserOut> {
-    return toUserOut(await this.load(userId));
-  }
-
   async settings(userId: string): Promise<SettingsOut> {
     return toSettingsOut(await this.load(userId));
   }
