@@ -1,0 +1,58 @@
+import type { Locator, Page } from 'playwright-core';
+
+// What journeys look at, by role and accessible name, as a user (or a screen reader) would.
+
+/** A toast: role="status" inside the "Notifications" region (its English name unless given). */
+export function notice(page: Page, text: string | RegExp, regionName: string = 'Notifications'): Locator {
+  return page.getByRole('region', { name: regionName }).getByRole('status').filter({ hasText: text });
+}
+
+/** Waits until the notice is on screen and answers its text. Notices go away after 5 s, so wait
+ *  for them right after the action that causes them. */
+export async function seeNotice(page: Page, text: string | RegExp, regionName?: string): Promise<string> {
+  const toast = notice(page, text, regionName);
+  await toast.first().waitFor({ state: 'visible' });
+  return (await toast.first().textContent()) ?? '';
+}
+
+/** Waits for the path (query and hash ignored) to be exactly `pathname`. */
+export async function waitForPath(page: Page, pathname: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === pathname);
+}
+
+export const pathOf = (page: Page): string => new URL(page.url()).pathname;
+
+export function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => localStorage.getItem('accessToken'));
+}
+
+/** Puts a token where the web app keeps it. The page must already show one of our pages (the
+ *  origin's localStorage); the app reads it on its next load. */
+export async function storeToken(page: Page, token: string): Promise<void> {
+  await page.evaluate((value) => localStorage.setItem('accessToken', value), token);
+}
+
+export function htmlLang(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.documentElement.getAttribute('lang'));
+}
+
+/** Waits for the page's language attribute (set by the app after the route renders). */
+export async function waitForHtmlLang(page: Page, lang: string): Promise<void> {
+  await page.waitForFunction((expected) => document.documentElement.lang === expected, lang);
+}
+
+/** Fills the sign-in form and submits it (English labels unless given). */
+export async function signInWithForm(
+  page: Page,
+  email: string,
+  password: string,
+  labels: { email: string; password: string; submit: string } = { email: 'Email', password: 'Password', submit: 'Sign in' },
+): Promise<void> {
+  await page.getByLabel(labels.email, { exact: true }).fill(email);
+  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: labels.submit, exact: true }).click();
+}
+
+export function dashboardHeading(page: Page, name: string): Locator {
+  return page.getByRole('heading', { level: 1, name: `Welcome back, ${name}`, exact: true });
+}
