@@ -11,12 +11,24 @@ import openapi from './plugins/openapi';
 import rateLimits from './plugins/rate-limits';
 import requestContext, { requestIdFrom } from './plugins/request-context';
 import webApp from './plugins/web-app';
+import storage from './plugins/storage';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
+import stepInfosRoutes from './modules/step-infos/step-infos.routes';
+import filesRoutes from './modules/files/files.routes';
+import workflowsRoutes from './modules/workflows/workflows.routes';
+import stepsRoutes from './modules/steps/steps.routes';
+import variablesRoutes from './modules/variables/variables.routes';
+import historyRoutes from './modules/history/history.routes';
+import cloneRoutes from './modules/clone/clone.routes';
+import stepConnectionsRoutes from './modules/step-connections/step-connections.routes';
+import { loadSecretBox, type SecretBox } from './lib/secret-box';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** Seals secret values (workflow variables) at rest. */
+    secrets: SecretBox;
   }
 }
 
@@ -60,10 +72,12 @@ function serverOptions(options: AppOptions): FastifyServerOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(options)).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('config', options.config);
+  app.decorate('secrets', loadSecretBox(options.config.secretsKey, options.config.dataDir));
 
   await app.register(requestContext);
   await app.register(errors);
   await app.register(database, { pgSchema: options.pgSchema });
+  await app.register(storage);
   await app.register(authentication);
   await app.register(antiForgery);
   await app.register(formBody);
@@ -73,9 +87,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(authRoutes, { prefix: `${API_PREFIX}/auth` });
   await app.register(usersRoutes, { prefix: `${API_PREFIX}/users` });
+  await app.register(stepInfosRoutes, { prefix: `${API_PREFIX}/workflow-step-infos` });
+  await app.register(filesRoutes, { prefix: `${API_PREFIX}/files` });
+  await app.register(workflowsRoutes, { prefix: `${API_PREFIX}/workflows` });
+  await app.register(variablesRoutes, { prefix: `${API_PREFIX}/workflows` });
+  await app.register(stepConnectionsRoutes, { prefix: `${API_PREFIX}/workflows` });
+  await app.register(stepsRoutes, { prefix: `${API_PREFIX}/workflow-steps` });
+  await app.register(historyRoutes, { prefix: `${API_PREFIX}/workflow-history` });
+  await app.register(cloneRoutes, { prefix: API_PREFIX });
 
   if (options.config.inProcessWorker) {
-    const stop = startHousekeeping(app.db, app.log as never);
+    const stop = startHousekeeping(app.db, app.log as never, { storage: app.storage });
     app.addHook('onClose', async () => stop());
   }
 

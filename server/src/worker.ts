@@ -4,6 +4,7 @@ import { loadConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { startHousekeeping } from './jobs/housekeeping';
+import { createStorage } from './storage';
 
 /**
  * A worker process for scale-out (`npm run worker`): it shares the database with the API processes
@@ -15,7 +16,8 @@ async function main() {
   const log = pino({ level: config.logLevel, base: { role: 'worker' } });
   const handle = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'stepwise.db') });
   await migrateToLatest(handle.db, handle.dialect);
-  const stopHousekeeping = startHousekeeping(handle.db, log);
+  const { storage } = createStorage(config);
+  const stopHousekeeping = startHousekeeping(handle.db, log, { storage });
   // Keeps the process alive until a signal; the jobs above run on unref'd timers.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   log.info({ database: handle.dialect }, 'worker ready');
@@ -25,6 +27,7 @@ async function main() {
     clearInterval(keepAlive);
     stopHousekeeping();
     await handle.close();
+    await storage.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

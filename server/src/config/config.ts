@@ -28,7 +28,47 @@ export interface Config {
   inProcessWorker: boolean;
   /** Trust X-Forwarded-* from a proxy in front of us (rate limits key on the client address). */
   trustProxy: boolean;
+  /** Where file bytes live: a folder under `dataDir` (default), or an S3-compatible bucket when S3_BUCKET is set. */
+  storage: StorageConfig;
+  /** The largest single file a user may upload, in bytes. */
+  fileUploadMaxBytes: number;
+  /** Bytes of file storage each user may use. */
+  storageQuotaBytes: number;
+  /** How long a direct-upload target (presigned or signed URL) stays usable. */
+  directUploadTtlMinutes: number;
+  /**
+   * 32 bytes, base64: encrypts secret workflow variables at rest. Without it a key is made once in
+   * DATA_DIR/secrets.key (fine for one machine; every process of a scaled-out install needs the same).
+   */
+  secretsKey: string | null;
+  /**
+   * Search by meaning: an OpenAI-compatible embeddings endpoint, used when `model` is set;
+   * otherwise the built-in local text embedding (offline, no key).
+   */
+  embedding: EmbeddingConfig;
 }
+
+export interface EmbeddingConfig {
+  /** Base URL of the API, e.g. https://api.openai.com/v1 (the client adds /embeddings). */
+  apiUrl: string | null;
+  apiKey: string | null;
+  model: string | null;
+}
+
+export type StorageConfig =
+  | { backend: 'local'; dir: string }
+  | {
+      backend: 's3';
+      bucket: string;
+      /** Empty for AWS itself; the URL of MinIO, R2, s3rver… otherwise. */
+      endpoint: string | null;
+      region: string;
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+      forcePathStyle: boolean;
+      /** Direct uploads larger than this are split into presigned parts of this size (S3 minimum 5 MiB). */
+      multipartPartBytes: number;
+    };
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
   if (value === undefined || value === '') return fallback;
@@ -37,16 +77,20 @@ const int = (value: string | undefined, fallback: number, name: string): number 
   return n;
 };
 
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
 const bool = (value: string | undefined, fallback: boolean): boolean =>
   value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env.PORT, 8000, 'PORT');
   const root = path.resolve(__dirname, '../../..');
+  const dataDir = path.resolve(env.DATA_DIR || path.join(root, 'data'));
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
+    dataDir,
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
@@ -68,6 +112,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ),
     inProcessWorker: bool(env.IN_PROCESS_WORKER, true),
     trustProxy: bool(env.TRUST_PROXY, false),
+    storage: env.S3_BUCKET
+      ? {
+          backend: 's3',
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT || null,
+          region: env.S3_REGION || 'us-east-1',
+          accessKeyId: env.S3_ACCESS_KEY_ID || null,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+          // MinIO, s3rver and most self-hosted stores need path-style URLs; AWS prefers virtual hosts.
+          forcePathStyle: bool(env.S3_FORCE_PATH_STYLE, Boolean(env.S3_ENDPOINT)),
+          multipartPartBytes: Math.max(5 * MiB, int(env.S3_MULTIPART_PART_BYTES, 64 * MiB, 'S3_MULTIPART_PART_BYTES')),
+        }
+      : { backend: 'local', dir: path.join(dataDir, 'storage') },
+    fileUploadMaxBytes: int(env.FILE_UPLOAD_MAX_BYTES, 5 * GiB, 'FILE_UPLOAD_MAX_BYTES'),
+    storageQuotaBytes: int(env.STORAGE_QUOTA_BYTES, 10 * GiB, 'STORAGE_QUOTA_BYTES'),
+    directUploadTtlMinutes: Math.max(1, int(env.DIRECT_UPLOAD_TTL_MINUTES, 60, 'DIRECT_UPLOAD_TTL_MINUTES')),
+    secretsKey: env.SECRETS_KEY || null,
+    embedding: {
+      apiUrl: env.EMBEDDING_API_URL || null,
+      apiKey: env.EMBEDDING_API_KEY || null,
+      model: env.EMBEDDING_MODEL || null,
+    },
   };
   return { ...config, ...overrides };
 }

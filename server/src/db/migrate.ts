@@ -1,6 +1,9 @@
 import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './database';
 import * as m001 from './migrations/001_users_and_sessions';
+import * as m002 from './migrations/002_files';
+import * as m003 from './migrations/003_workflows';
+import * as m004 from './migrations/004_step_infos';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -11,6 +14,9 @@ type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<voi
 
 const migrations: Record<string, DialectMigration> = {
   '001_users_and_sessions': m001,
+  '002_files': m002,
+  '003_workflows': m003,
+  '004_step_infos': m004,
 };
 
 class StaticProvider implements MigrationProvider {

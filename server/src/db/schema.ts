@@ -40,5 +40,158 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;
+  folders: FoldersTable;
+  files: FilesTable;
+  pending_uploads: PendingUploadsTable;
+  usage_events: UsageEventsTable;
+  workflows: WorkflowsTable;
+  workflow_steps: WorkflowStepsTable;
+  workflow_variables: WorkflowVariablesTable;
+  workflow_commits: WorkflowCommitsTable;
+  step_info_overrides: StepInfoOverridesTable;
+  step_info_embeddings: StepInfoEmbeddingsTable;
 }
 
+
+export interface WorkflowsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  /** JSON string[] */
+  tags: string;
+  /** Grows by one with every commit; a write based on another version is refused (409). */
+  version: number;
+  /** JSON: commit ids that undo / redo can walk back and forth. */
+  undo_stack: string;
+  redo_stack: string;
+  visibility: 'private' | 'published';
+  /** JSON WorkflowSnapshot as published to the gallery (secrets stripped). */
+  published_snapshot: string | null;
+  published_name: string | null;
+  published_description: string | null;
+  /** JSON string[] */
+  published_tags: string | null;
+  published_at: string | null;
+  cloned_from_id: string | null;
+  clone_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkflowStepsTable {
+  id: string;
+  workflow_id: string;
+  step_type: string;
+  name: string;
+  /** JSON object: param name → value or {{var.x}}/{{field.y}} reference */
+  param_inputs: string;
+  /** JSON string[]: the ids of the steps this one reads from, in order */
+  inputs: string;
+  position_x: number;
+  position_y: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkflowVariablesTable {
+  id: string;
+  workflow_id: string;
+  name: string;
+  type: 'string' | 'number' | 'boolean' | 'json' | 'secret';
+  description: string;
+  value: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkflowCommitsTable {
+  id: string;
+  workflow_id: string;
+  seq: number;
+  author_id: string | null;
+  kind: 'create' | 'edit' | 'undo' | 'redo' | 'restore';
+  message: string;
+  /** JSON Change[] */
+  changes: string;
+  /** JSON WorkflowSnapshot */
+  snapshot: string;
+  created_at: string;
+}
+
+// ---- files and storage (issue 3/6) ----
+
+export interface FoldersTable {
+  id: string;
+  owner_id: string;
+  /** NULL: at the user's root. */
+  parent_id: string | null;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FilesTable {
+  id: string;
+  owner_id: string;
+  /** NULL: at the user's root. */
+  folder_id: string | null;
+  /** Display name only; never part of a storage key. */
+  name: string;
+  size: number;
+  content_type: string;
+  checksum_sha256: string | null;
+  /** `users/<owner_id>/files/<id>` */
+  storage_key: string;
+  status: 'pending' | 'ready';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PendingUploadsTable {
+  id: string;
+  owner_id: string;
+  folder_id: string | null;
+  name: string;
+  /** Declared by the client; the stored object must match it. */
+  size: number;
+  checksum_sha256: string | null;
+  storage_key: string;
+  /** S3 multipart upload, when the file goes up in presigned parts. */
+  multipart_upload_id: string | null;
+  part_size: number | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface UsageEventsTable {
+  id: string;
+  user_id: string;
+  /** e.g. 'storage.upload', 'storage.delete' (quantity in bytes) */
+  kind: string;
+  quantity: number;
+  ref_id: string | null;
+  idempotency_key: string;
+  created_at: string;
+}
+
+export interface StepInfoOverridesTable {
+  step_type_id: string;
+  category: string | null;
+  /** JSON string[] or null */
+  tags: string | null;
+  /** JSON { en?: {name?, description?}, cn?: {name?, description?} } */
+  texts: string;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+export interface StepInfoEmbeddingsTable {
+  step_type_id: string;
+  model: string;
+  text_hash: string;
+  dimensions: number;
+  /** JSON number[] */
+  vector: string;
+  updated_at: string;
+}

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database';
 import { PasswordResetsRepository } from '../modules/auth/password-resets.repository';
 import { SessionsRepository } from '../modules/auth/sessions.repository';
+import type { Storage } from '../storage';
+import { cleanAbandonedUploads } from './abandoned-uploads';
 
 /** Deletes sessions and reset links that can never be used again (a day after they died). */
 export async function purgeDeadCredentials(db: Db, log: Logger): Promise<void> {
@@ -15,8 +17,12 @@ export async function purgeDeadCredentials(db: Db, log: Logger): Promise<void> {
  * Runs housekeeping now and then every hour until stopped. Idempotent, so several processes
  * (API and workers) may all run it.
  */
-export function startHousekeeping(db: Db, log: Logger, everyMs = 3_600_000): () => void {
-  const run = () => purgeDeadCredentials(db, log).catch((err) => log.error({ err }, 'housekeeping failed'));
+export function startHousekeeping(db: Db, log: Logger, options: { storage?: Storage; everyMs?: number } = {}): () => void {
+  const { storage, everyMs = 3_600_000 } = options;
+  const run = async () => {
+    await purgeDeadCredentials(db, log).catch((err) => log.error({ err }, 'housekeeping failed'));
+    if (storage) await cleanAbandonedUploads(db, storage, log).catch((err) => log.error({ err }, 'housekeeping: upload cleanup failed'));
+  };
   void run();
   const timer = setInterval(run, everyMs);
   timer.unref();

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
-import { HttpError } from '../lib/http-error';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, ValidationFailed } from '../lib/http-error';
+import { isUniqueViolation } from '../lib/db-errors';
 import { toValidationItems } from '../http/validation';
 
 /**
@@ -11,9 +12,22 @@ import { toValidationItems } from '../http/validation';
  */
 export default fp(
   async (app) => {
-    app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
+    app.setErrorHandler((error: FastifyError | HttpError | ValidationFailed, req, reply) => {
+      try {
+        return answer(error, req, reply);
+      } catch (failure) {
+        // Even describing the error failed (e.g. a missing catalog text): still no stack to the client.
+        req.log.error({ err: failure, original: error }, 'error handler failed');
+        return reply.code(500).send({ detail: 'Internal server error' });
+      }
+    });
+
+    function answer(error: FastifyError | HttpError | ValidationFailed, req: FastifyRequest, reply: FastifyReply) {
       if ('validation' in error && error.validation) {
         return reply.code(422).send({ errors: toValidationItems(error.validation, error.validationContext ?? 'body', req.language) });
+      }
+      if (error instanceof ValidationFailed) {
+        return reply.code(422).send({ errors: error.problems.map((p) => ({ msg: req.t(p.key, p.values), loc: p.loc })) });
       }
       if (error instanceof HttpError) {
         if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
@@ -21,7 +35,11 @@ export default fp(
           .code(error.statusCode)
           .send({ detail: req.t(error.messageKey, error.values), ...(error.modal ? { modal: error.modal } : {}) });
       }
-      const status = error.statusCode ?? 500;
+      if (isUniqueViolation(error)) {
+        // Two requests raced for the same name or slot; the loser may simply try again.
+        return reply.code(409).send({ detail: req.t('server.errors.conflict') });
+      }
+      const status = (error as FastifyError).statusCode ?? 500;
       if (status === 429) {
         return reply.code(429).send({ detail: req.t('server.errors.tooManyRequests') });
       }
@@ -32,7 +50,7 @@ export default fp(
       }
       req.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send({ detail: req.t('server.errors.internal') });
-    });
+    }
   },
   { name: 'errors', dependencies: ['request-context'] },
 );

@@ -1,0 +1,209 @@
+import type { ParamSpec, StepTypeDescription } from './step-types/step-type';
+
+/**
+ * Param inputs of a step, checked against its type's param schema. Pure: no HTTP, no database.
+ * Issues carry catalog keys (`server.params.*`) and the values they need, so the HTTP layer turns
+ * each into `{msg, loc: ['body', 'param_inputs', param]}` in the caller's language.
+ */
+
+export type ParamValues = Record<string, unknown>;
+export type ParamMode = 'replace' | 'merge';
+
+export interface ParamIssue {
+  /** The param the issue is about (its name in the step's param inputs). */
+  param: string;
+  /** Catalog key of the message, e.g. `server.params.number`. */
+  key: string;
+  values?: Record<string, string | number>;
+}
+
+/** Longest text accepted when a param does not set its own `max_length`. */
+export const DEFAULT_MAX_LENGTH = 10_000;
+/** Ids of files and datasets are UUIDs; anything much longer is not an id. */
+const MAX_ID_LENGTH = 64;
+
+/** `{{var.NAME}}` names a workflow variable (same rule as variable names); `{{field.NAME}}` an input column. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+const WHOLE_REFERENCE = /^\s*\{\{\s*(var|field)\.([^{}]+?)\s*\}\}\s*$/;
+
+type Reference = { kind: 'var' | 'field'; name: string };
+
+/** Reads one `{{…}}` placeholder's inside; null when it is not a reference we understand. */
+function parseReference(inside: string): Reference | null {
+  const match = /^\s*(var|field)\.(.+?)\s*$/.exec(inside);
+  if (!match) return null;
+  const kind = match[1] as Reference['kind'];
+  const name = match[2];
+  if (kind === 'var' && !VARIABLE_NAME.test(name)) return null;
+  if (kind === 'field' && !name.trim()) return null;
+  return { kind, name };
+}
+
+/** Every placeholder in a text: the references, and the ones that are malformed. */
+function placeholdersIn(text: string): { references: Reference[]; malformed: string[] } {
+  const references: Reference[] = [];
+  const malformed: string[] = [];
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const reference = parseReference(match[1]);
+    if (reference) references.push(reference);
+    else malformed.push(match[0]);
+  }
+  return { references, malformed };
+}
+
+/** A whole value that is one reference stands in for any scalar type: its type is known at run time. */
+export function isReference(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const match = WHOLE_REFERENCE.exec(value);
+  return match !== null && parseReference(`${match[1]}.${match[2]}`) !== null;
+}
+
+/** The workflow variables and input fields that param values refer to, each once, sorted. */
+export function referencesIn(values: unknown): { variables: string[]; fields: string[] } {
+  const variables = new Set<string>();
+  const fields = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const ref of placeholdersIn(value).references) (ref.kind === 'var' ? variables : fields).add(ref.name);
+    } else if (Array.isArray(value)) {
+      value.forEach(visit);
+    } else if (value !== null && typeof value === 'object') {
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(values);
+  return { variables: [...variables].sort(), fields: [...fields].sort() };
+}
+
+/** The params a new step of this type starts with: every default, copied so callers may change them. */
+export function defaultParams(type: StepTypeDescription): ParamValues {
+  const values: ParamValues = {};
+  for (const param of type.params) {
+    if (param.default !== undefined) values[param.name] = structuredClone(param.default);
+  }
+  return values;
+}
+
+const isMissing = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+
+/**
+ * Checks param values of a step of `type`.
+ * - `replace`: `values` are all the params; a required param without a value is an issue.
+ * - `merge`: `values` change some params of `current`; only those are checked, and `null` clears
+ *   one (an issue only if it is required).
+ * Every value may instead be a reference `{{var.NAME}}` / `{{field.NAME}}` for scalar types, and
+ * text params may embed references; a malformed `{{…}}` is an issue.
+ */
+export function validateParams(type: StepTypeDescription, values: ParamValues, mode: ParamMode, current: ParamValues = {}): ParamIssue[] {
+  const issues: ParamIssue[] = [];
+  const specs = new Map(type.params.map((p) => [p.name, p]));
+
+  for (const name of Object.keys(values)) {
+    if (!specs.has(name)) issues.push({ param: name, key: 'server.params.unknown', values: { param: name } });
+  }
+
+  for (const spec of type.params) {
+    const given = Object.prototype.hasOwnProperty.call(values, spec.name);
+    if (mode === 'merge' && !given) continue;
+    const value = given ? values[spec.name] : undefined;
+    if (isMissing(value)) {
+      if (spec.required) issues.push({ param: spec.name, key: 'server.params.required' });
+      // Empty text, an empty list and null are "no value" for optional params, never a type error.
+      continue;
+    }
+    issues.push(...checkValue(spec, value));
+  }
+
+  // Rules between params look at the values the step ends up with.
+  const merged = mode === 'merge' ? { ...current, ...values } : values;
+  for (const spec of type.params) {
+    if (!spec.same_length_as || issues.some((i) => i.param === spec.name || i.param === spec.same_length_as)) continue;
+    const mine = merged[spec.name];
+    const theirs = merged[spec.same_length_as];
+    if (Array.isArray(mine) && Array.isArray(theirs) && mine.length && theirs.length && mine.length !== theirs.length) {
+      issues.push({ param: spec.name, key: 'server.params.sameLength', values: { other: spec.same_length_as, count: theirs.length } });
+    }
+  }
+  return issues;
+}
+
+function checkValue(spec: ParamSpec, value: unknown): ParamIssue[] {
+  const issue = (key: string, values?: ParamIssue['values']): ParamIssue[] => [{ param: spec.name, key, ...(values ? { values } : {}) }];
+  const scalar = spec.type !== 'columns' && spec.type !== 'json';
+  if (scalar && isReference(value)) return [];
+
+  switch (spec.type) {
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return issue('server.params.number');
+      if (spec.integer && !Number.isInteger(value)) return issue('server.params.integer');
+      if (spec.min !== undefined && value < spec.min) return issue('server.params.minimum', { limit: spec.min });
+      if (spec.max !== undefined && value > spec.max) return issue('server.params.maximum', { limit: spec.max });
+      return [];
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? [] : issue('server.params.boolean');
+    case 'enum':
+      return typeof value === 'string' && (spec.options ?? []).includes(value)
+        ? []
+        : issue('server.params.enum', { values: (spec.options ?? []).join(', ') });
+    case 'column':
+      if (typeof value !== 'string' || !value.trim()) return issue('server.params.column');
+      return checkLength(spec, value);
+    case 'columns': {
+      if (!Array.isArray(value)) return issue('server.params.columns');
+      if (value.some((c) => typeof c !== 'string' || !c.trim())) return issue('server.params.columns');
+      const seen = new Set<string>();
+      for (const column of value as string[]) {
+        if (seen.has(column)) return issue('server.params.duplicateColumn', { column });
+        seen.add(column);
+      }
+      return (value as string[]).flatMap((c) => malformedReferences(spec, c));
+    }
+    case 'file':
+    case 'dataset':
+      if (typeof value !== 'string' || !value.trim() || value.length > MAX_ID_LENGTH) return issue(`server.params.${spec.type}`);
+      return [];
+    case 'secret':
+      if (typeof value !== 'string') return issue('server.params.string');
+      return checkLength(spec, value);
+    case 'json':
+      return isJsonValue(value) ? stringsIn(value).flatMap((s) => malformedReferences(spec, s)) : issue('server.params.json');
+    case 'string':
+    case 'expression':
+    case 'template':
+      if (typeof value !== 'string') return issue('server.params.string');
+      return [...checkLength(spec, value), ...malformedReferences(spec, value)];
+  }
+}
+
+function checkLength(spec: ParamSpec, value: string): ParamIssue[] {
+  const limit = spec.max_length ?? DEFAULT_MAX_LENGTH;
+  return value.length > limit ? [{ param: spec.name, key: 'server.params.maxLength', values: { limit } }] : [];
+}
+
+function malformedReferences(spec: ParamSpec, text: string): ParamIssue[] {
+  const [first] = placeholdersIn(text).malformed;
+  return first ? [{ param: spec.name, key: 'server.params.badReference', values: { reference: first } }] : [];
+}
+
+/** What `JSON.parse` can produce: no undefined, functions, NaN or class instances. */
+function isJsonValue(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (typeof value === 'object') {
+    // A plain object of any realm (structuredClone and Jest's sandboxes make objects of another one).
+    const proto = Object.getPrototypeOf(value);
+    return (proto === null || Object.getPrototypeOf(proto) === null) && Object.values(value as object).every(isJsonValue);
+  }
+  return false;
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === 'object') return [...Object.keys(value), ...Object.values(value)].flatMap(stringsIn);
+  return [];
+}

@@ -1,0 +1,35 @@
+import type { StepTypeDescription } from './step-type';
+
+export const addColumn: StepTypeDescription = {
+  id: 'add_column',
+  name: 'Add column',
+  description:
+    'Add a new column (or replace one) whose value is calculated from the other columns of the same row with a formula, e.g. price * quantity or upper(country).',
+  category: 'transform',
+  tags: ['columns', 'calculate', 'formula'],
+  params: [
+    { name: 'new_column', type: 'string', label: 'Column name', help: 'Name of the column to add; an existing column of that name is replaced.', required: true, max_length: 128 },
+    {
+      name: 'expression',
+      type: 'expression',
+      label: 'Formula',
+      help: "An expression over the row's columns, e.g. price * quantity, concat(first_name, ' ', last_name) or {{var.rate}} * amount.",
+      required: true,
+      max_length: 5000,
+    },
+  ],
+  inputs: { min: 1, max: 1 },
+  outputs: ['dataset'],
+  cost: { per: 'run', credits: 0, note: 'Free.' },
+  i18n: {
+    'zh-CN': {
+      name: '添加列',
+      description: '新增一列（或替换已有列），它的值由同一行其他列的公式计算得出，例如 price * quantity 或 upper(country)。',
+      params: {
+        new_column: { label: '列名', help: '要添加的列名；若已有同名列则替换它。' },
+        expression: { label: '公式', help: "基于该行各列的表达式，例如 price * quantity、concat(first_name, ' ', last_name) 或 {{var.rate}} * amount。" },
+      },
+      cost_note: '免费。',
+    },
+  },
+};

@@ -1,0 +1,78 @@
+import type { StepTypeDescription } from './step-type';
+
+export const aiPrompt: StepTypeDescription = {
+  id: 'ai_prompt',
+  name: 'AI prompt',
+  description:
+    'Ask an AI language model (LLM, GPT) a question about each row and store its answer in a new column: classify, summarise, translate, extract information or generate text. The prompt can include the row\'s values.',
+  category: 'enrich',
+  tags: ['ai', 'llm', 'prompt', 'per-record'],
+  params: [
+    {
+      name: 'prompt',
+      type: 'template',
+      label: 'Prompt',
+      help: 'What to ask for each row. Insert values with {{field.column}} and variables with {{var.name}}, e.g. "Classify the sentiment of: {{field.review}}".',
+      required: true,
+      max_length: 20_000,
+    },
+    {
+      name: 'model',
+      type: 'enum',
+      label: 'Model',
+      help: 'Smaller models are faster and cheaper; larger ones follow complex instructions better.',
+      required: false,
+      default: 'gpt-4o-mini',
+      options: ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini', 'gpt-4.1'],
+    },
+    { name: 'output_column', type: 'string', label: 'Answer column', help: 'The column that receives the answer.', required: false, default: 'ai_answer', max_length: 128 },
+    {
+      name: 'output_format',
+      type: 'enum',
+      label: 'Answer format',
+      help: 'text: the answer as written. json: ask for a JSON object and spread its fields into columns.',
+      required: false,
+      default: 'text',
+      options: ['text', 'json'],
+    },
+    {
+      name: 'temperature',
+      type: 'number',
+      label: 'Creativity (temperature)',
+      help: '0 gives the most consistent answers; higher values give more varied ones.',
+      required: false,
+      default: 0.2,
+      min: 0,
+      max: 2,
+    },
+    {
+      name: 'max_tokens',
+      type: 'number',
+      label: 'Longest answer (tokens)',
+      help: 'An upper bound on the length of each answer; about 4 characters of English per token.',
+      required: false,
+      default: 500,
+      min: 1,
+      max: 16_000,
+      integer: true,
+    },
+  ],
+  inputs: { min: 1, max: 1 },
+  outputs: ['dataset'],
+  cost: { per: 'record', credits: 1, note: 'Per row, plus the model\'s token price for longer prompts and answers.' },
+  i18n: {
+    'zh-CN': {
+      name: 'AI 提示',
+      description: '就每一行向 AI 大语言模型（LLM、GPT）提问，并把回答存入新列：分类、总结、翻译、提取信息或生成文本。提示中可以插入该行的值。',
+      params: {
+        prompt: { label: '提示词', help: '对每一行提出的问题。用 {{field.列名}} 插入该行的值，用 {{var.name}} 插入变量，例如 "判断这条评论的情感：{{field.review}}"。' },
+        model: { label: '模型', help: '较小的模型更快、更便宜；较大的模型更能遵循复杂的指令。' },
+        output_column: { label: '回答列', help: '存放回答的列。' },
+        output_format: { label: '回答格式', help: 'text：原样保存回答。json：要求返回 JSON 对象，并把其中的字段展开成列。' },
+        temperature: { label: '创造性（temperature）', help: '0 时回答最稳定；数值越高回答越多样。' },
+        max_tokens: { label: '最长回答（token 数）', help: '每个回答长度的上限；一个 token 约等于一个汉字或 4 个英文字符。' },
+      },
+      cost_note: '按行计费，提示和回答较长时另加模型的 token 费用。',
+    },
+  },
+};

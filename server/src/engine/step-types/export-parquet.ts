@@ -1,0 +1,44 @@
+import type { StepTypeDescription } from './step-type';
+
+export const exportParquet: StepTypeDescription = {
+  id: 'export_parquet',
+  name: 'Export Parquet',
+  description:
+    'Save (write) the table as a Parquet file in your files: a compact, typed columnar format for data tools such as DuckDB, pandas, Spark or BigQuery. Best for large tables.',
+  category: 'output',
+  tags: ['export', 'parquet', 'file', 'output'],
+  params: [
+    {
+      name: 'file_name',
+      type: 'template',
+      label: 'File name',
+      help: 'Name of the file to write, e.g. orders-{{var.month}}.parquet. An existing file of that name gets a new version.',
+      required: false,
+      default: 'export.parquet',
+      max_length: 255,
+    },
+    {
+      name: 'compression',
+      type: 'enum',
+      label: 'Compression',
+      help: 'zstd: small files. snappy: fastest to read and write. none: no compression.',
+      required: false,
+      default: 'zstd',
+      options: ['zstd', 'snappy', 'gzip', 'none'],
+    },
+  ],
+  inputs: { min: 1, max: 1 },
+  outputs: ['file'],
+  cost: { per: 'run', credits: 0, note: 'Free.' },
+  i18n: {
+    'zh-CN': {
+      name: '导出 Parquet',
+      description: '把表保存为你文件中的 Parquet 文件：一种紧凑、带类型的列式格式，适用于 DuckDB、pandas、Spark 或 BigQuery 等数据工具。最适合大表。',
+      params: {
+        file_name: { label: '文件名', help: '要写入的文件名，例如 orders-{{var.month}}.parquet。已存在同名文件时会生成新版本。' },
+        compression: { label: '压缩方式', help: 'zstd：文件最小。snappy：读写最快。none：不压缩。' },
+      },
+      cost_note: '免费。',
+    },
+  },
+};

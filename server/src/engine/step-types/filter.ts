@@ -1,0 +1,43 @@
+import type { StepTypeDescription } from './step-type';
+
+export const filter: StepTypeDescription = {
+  id: 'filter',
+  name: 'Filter rows',
+  description:
+    'Keep only the rows that match a condition and drop the rest, e.g. age >= 18 and country = \'NL\'. Use it to select a subset of records, exclude unwanted ones, or find the rows where something is true.',
+  category: 'transform',
+  tags: ['filter', 'rows', 'condition', 'keep'],
+  params: [
+    {
+      name: 'condition',
+      type: 'expression',
+      label: 'Condition',
+      help: "An expression over the columns that is true for the rows you mean, e.g. price > 100 and status = 'paid'. Refer to variables as {{var.name}}.",
+      required: true,
+      max_length: 5000,
+    },
+    {
+      name: 'mode',
+      type: 'enum',
+      label: 'Matching rows',
+      help: 'keep: keep the rows that match. remove: drop the rows that match and keep the others.',
+      required: false,
+      default: 'keep',
+      options: ['keep', 'remove'],
+    },
+  ],
+  inputs: { min: 1, max: 1 },
+  outputs: ['dataset'],
+  cost: { per: 'run', credits: 0, note: 'Free.' },
+  i18n: {
+    'zh-CN': {
+      name: '筛选行',
+      description: "只保留满足条件的行，去掉其余的行，例如 age >= 18 and country = 'NL'。用于挑选部分记录、排除不需要的记录，或找出满足某个条件的行。",
+      params: {
+        condition: { label: '条件', help: "基于各列的表达式，对你想要的行为真，例如 price > 100 and status = 'paid'。可用 {{var.name}} 引用变量。" },
+        mode: { label: '匹配的行', help: 'keep：保留匹配的行。remove：去掉匹配的行，保留其余的行。' },
+      },
+      cost_note: '免费。',
+    },
+  },
+};

@@ -1,0 +1,83 @@
+import type { StepTypeDescription } from './step-type';
+
+export const httpRequest: StepTypeDescription = {
+  id: 'http_request',
+  name: 'HTTP request',
+  description:
+    'Call a web API (REST endpoint, webhook or URL) for each record and store the response in a new column: look up data from another service, send records to it, or trigger actions. The URL and body can include the record\'s values.',
+  category: 'enrich',
+  tags: ['http', 'api', 'webhook', 'per-record'],
+  params: [
+    {
+      name: 'method',
+      type: 'enum',
+      label: 'Method',
+      help: 'GET reads; POST, PUT and PATCH send the body; DELETE removes.',
+      required: false,
+      default: 'GET',
+      options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    },
+    {
+      name: 'url',
+      type: 'template',
+      label: 'URL',
+      help: 'The address to call, e.g. https://api.example.com/customers/{{field.customer_id}}.',
+      required: true,
+      max_length: 2000,
+    },
+    {
+      name: 'headers',
+      type: 'json',
+      label: 'Headers',
+      help: 'A JSON object of extra request headers, e.g. {"Accept": "application/json"}. Values may use {{field.…}} and {{var.…}}.',
+      required: false,
+      default: {},
+    },
+    {
+      name: 'body',
+      type: 'template',
+      label: 'Body',
+      help: 'What to send with POST, PUT or PATCH, usually JSON, e.g. {"email": "{{field.email}}"}.',
+      required: false,
+      default: '',
+      max_length: 20_000,
+    },
+    {
+      name: 'auth_secret',
+      type: 'secret',
+      label: 'Access token',
+      help: 'Sent as "Authorization: Bearer …". Pick a secret variable ({{var.name}}) so the token is not stored in the step.',
+      required: false,
+    },
+    { name: 'output_column', type: 'string', label: 'Response column', help: 'The column that receives the response (parsed when it is JSON).', required: false, default: 'response', max_length: 128 },
+    { name: 'timeout_seconds', type: 'number', label: 'Time limit (seconds)', help: 'A call that takes longer fails for that record.', required: false, default: 30, min: 1, max: 120, integer: true },
+    {
+      name: 'continue_on_error',
+      type: 'boolean',
+      label: 'Keep going on errors',
+      help: 'On: a failed call stores the error in the row and the run goes on. Off: the first failure stops the step.',
+      required: false,
+      default: true,
+    },
+  ],
+  inputs: { min: 1, max: 1 },
+  outputs: ['dataset'],
+  cost: { per: 'record', credits: 0.1, note: 'Per call made.' },
+  i18n: {
+    'zh-CN': {
+      name: 'HTTP 请求',
+      description: '对每条记录调用一个 Web API（REST 接口、Webhook 或网址），并把响应存入新列：从其他服务查询数据、把记录发送过去或触发操作。URL 和请求体中可以插入该记录的值。',
+      params: {
+        method: { label: '请求方法', help: 'GET 用于读取；POST、PUT 和 PATCH 会发送请求体；DELETE 用于删除。' },
+        url: { label: 'URL', help: '要调用的地址，例如 https://api.example.com/customers/{{field.customer_id}}。' },
+        headers: { label: '请求头', help: '额外请求头组成的 JSON 对象，例如 {"Accept": "application/json"}。值中可以使用 {{field.…}} 和 {{var.…}}。' },
+        body: { label: '请求体', help: '随 POST、PUT 或 PATCH 发送的内容，通常为 JSON，例如 {"email": "{{field.email}}"}。' },
+        auth_secret: { label: '访问令牌', help: '以 "Authorization: Bearer …" 发送。请选择一个密钥变量（{{var.name}}），这样令牌不会保存在步骤里。' },
+        output_column: { label: '响应列', help: '存放响应的列（JSON 响应会被解析）。' },
+        timeout_seconds: { label: '时限（秒）', help: '超过该时间的调用对该记录算作失败。' },
+        continue_on_error: { label: '出错时继续', help: '开启：调用失败时把错误写入该行，运行继续。关闭：第一次失败就停止该步骤。' },
+      },
+      cost_note: '按实际调用次数计费。',
+    },
+  },
+};

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database, FilesTable } from '../../db/schema';
+import type { Db } from '../../db/database';
+
+export type FileRow = FilesTable;
+export type FileSort = 'name' | 'size' | 'created_at' | 'updated_at';
+
+/** `folder_id = x`, or `IS NULL` for the root (SQL's `= NULL` matches nothing). */
+export const inFolder =
+  (column: 'folder_id' | 'parent_id', folderId: string | null) =>
+  (eb: ExpressionBuilder<Database, 'files' | 'folders'>) =>
+    folderId === null ? eb(sql.ref(column), 'is', null) : eb(sql.ref(column), '=', folderId);
+
+/** `LIKE 'stem%'` with the stem's own % and _ taken literally. */
+export const likePrefix = (stem: string) => `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class FilesRepository {
+  constructor(private readonly db: Db) {}
+
+  /** A ready file of this owner; pending uploads and other people's files are not found. */
+  findOwned(ownerId: string, id: string): Promise<FileRow | undefined> {
+    return this.db.selectFrom('files').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where('status', '=', 'ready').executeTakeFirst();
+  }
+
+  findManyOwned(ownerId: string, ids: string[]): Promise<FileRow[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.db.selectFrom('files').selectAll().where('id', 'in', ids).where('owner_id', '=', ownerId).where('status', '=', 'ready').execute();
+  }
+
+  /** Names in a folder that could collide with `name` or its numbered variants (pending ones too). */
+  async namesLike(ownerId: string, folderId: string | null, stem: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('files')
+      .select('name')
+      .where('owner_id', '=', ownerId)
+      .where(inFolder('folder_id', folderId))
+      .where(sql<boolean>`name like ${likePrefix(stem)} escape '\\'`)
+      .execute();
+    return new Set(rows.map((r) => r.name));
+  }
+
+  async list(ownerId: string, folderId: string | null, sort: FileSort, order: 'asc' | 'desc', offset: number, limit: number): Promise<FileRow[]> {
+    if (limit <= 0) return [];
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where(inFolder('folder_id', folderId))
+      .where('status', '=', 'ready')
+      .orderBy(sort, order)
+      .orderBy('id')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+  }
+
+  async count(ownerId: string, folderId: string | null): Promise<number> {
+    const row = await this.db
+      .selectFrom('files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', ownerId)
+      .where(inFolder('folder_id', folderId))
+      .where('status', '=', 'ready')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Every ready file in the given folders (a subtree). */
+  inFolders(ownerId: string, folderIds: string[]): Promise<FileRow[]> {
+    if (!folderIds.length) return Promise.resolve([]);
+    return this.db.selectFrom('files').selectAll().where('owner_id', '=', ownerId).where('folder_id', 'in', folderIds).execute();
+  }
+
+  /** Bytes of this owner's ready files. */
+  async usedBytes(ownerId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('files')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), sql<number>`0`).as('n'))
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(row: FileRow): Promise<FileRow> {
+    await this.db.insertInto('files').values(row).execute();
+    return row;
+  }
+
+  /** Completes a pending upload; false when its row is gone (its folder was deleted meanwhile). */
+  async markReady(id: string, changes: Pick<FileRow, 'size' | 'checksum_sha256' | 'content_type'>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('files')
+      .set({ ...changes, status: 'ready', updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async update(id: string, changes: Partial<Pick<FileRow, 'name' | 'folder_id'>>): Promise<void> {
+    await this.db
+      .updateTable('files')
+      .set({ ...changes, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('files').where('id', '=', id).execute();
+  }
+
+  /** Uploads that started before `before` and never finished (the process died mid-stream). */
+  stalePending(before: string, limit = 500): Promise<FileRow[]> {
+    return this.db.selectFrom('files').selectAll().where('status', '=', 'pending').where('updated_at', '<', before).limit(limit).execute();
+  }
+}
+
+export interface UsageEvent {
+  userId: string;
+  kind: 'storage.upload' | 'storage.delete';
+  quantity: number;
+  refId: string;
+  /** The same event recorded twice (a retry) counts once. */
+  idempotencyKey: string;
+}
+
+/** Append-only usage events; issue 6/6 prices them. */
+export class UsageEventsRepository {
+  constructor(private readonly db: Db) {}
+
+  async record(events: UsageEvent[]): Promise<void> {
+    if (!events.length) return;
+    const now = new Date().toISOString();
+    await this.db
+      .insertInto('usage_events')
+      .values(
+        events.map((e) => ({
+          id: randomUUID(),
+          user_id: e.userId,
+          kind: e.kind,
+          quantity: e.quantity,
+          ref_id: e.refId,
+          idempotency_key: e.idempotencyKey,
+          created_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .execute();
+  }
+}

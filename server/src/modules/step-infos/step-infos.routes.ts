@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createEmbedder } from '../../lib/embeddings';
+import { currentUser } from '../../plugins/authentication';
+import {
+  ByTagPatchIn,
+  ByTagPatchOut,
+  CategoriesOut,
+  CategorizedOut,
+  CategoryIdParams,
+  CategoryWithInfosOut,
+  EnsureEmbeddingsOut,
+  StepInfoIdParams,
+  StepInfoListQuery,
+  StepInfoOut,
+  StepInfoPage,
+  TagParams,
+} from './step-infos.schemas';
+import { StepInfosService } from './step-infos.service';
+
+const tags = ['Step infos'];
+
+/** The step catalogue (spec: Step infos), under /api/v1/workflow-step-infos. */
+const stepInfosRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const stepInfos = new StepInfosService(app.db, createEmbedder(app.config.embedding), app.log);
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'The catalogue: filter by category and tags, search by meaning with q',
+        querystring: StepInfoListQuery,
+        response: { 200: StepInfoPage },
+      },
+    },
+    async (req) => stepInfos.list(req.query, req.language),
+  );
+
+  app.get(
+    '/categories',
+    { schema: { tags, summary: 'Categories with how many infos each holds', response: { 200: CategoriesOut } } },
+    async (req) => stepInfos.categories(req.language),
+  );
+
+  app.get(
+    '/categories/:id',
+    { schema: { tags, summary: 'One category with its infos', params: CategoryIdParams, response: { 200: CategoryWithInfosOut } } },
+    async (req) => stepInfos.category(req.params.id, req.language),
+  );
+
+  app.get(
+    '/categorized',
+    { schema: { tags, summary: 'Every category with its infos', response: { 200: CategorizedOut } } },
+    async (req) => stepInfos.categorized(req.language),
+  );
+
+  app.post(
+    '/embeddings/ensure',
+    { schema: { tags, summary: 'Embed every info whose text changed (searches also do this by themselves)', response: { 200: EnsureEmbeddingsOut } } },
+    async () => stepInfos.ensureEmbeddings(),
+  );
+
+  app.patch(
+    '/by-tag/:tag',
+    {
+      schema: {
+        tags,
+        summary: 'Admins: change the name, description, category or tags of every info with this tag',
+        params: TagParams,
+        body: ByTagPatchIn,
+        response: { 200: ByTagPatchOut },
+      },
+    },
+    async (req) => stepInfos.patchByTag(currentUser(req), req.params.tag, req.body, req.language),
+  );
+
+  app.get(
+    '/:id',
+    { schema: { tags, summary: 'One step info: its params, inputs, outputs and cost', params: StepInfoIdParams, response: { 200: StepInfoOut } } },
+    async (req) => stepInfos.get(req.params.id, req.language),
+  );
+};
+
+export default stepInfosRoutes;

@@ -1,0 +1,71 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Id } from '../../http/common.schemas';
+import { expectedVersion, setVersionTag } from '../../http/versioning';
+import { currentUser } from '../../plugins/authentication';
+import { FromTemplateQuery, ParamInputsIn, StepCreateIn, StepListQuery, StepOut, StepUpdateIn, StepWithVersionOut } from './steps.schemas';
+import { StepsService, type StepResult } from './steps.service';
+
+const tags = ['Steps'];
+const IdParams = Type.Object({ id: Id });
+
+/** A step answer: the step, the workflow version it produced (also as ETag). */
+function answer(reply: FastifyReply, { step, workflowVersion }: StepResult, code = 200) {
+  setVersionTag(reply, workflowVersion);
+  return reply.code(code).send({ ...step, workflow_version: workflowVersion });
+}
+
+const versionOf = (req: FastifyRequest) => expectedVersion(req);
+
+const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const steps = new StepsService(app.db);
+
+  app.get('/', { schema: { tags, summary: "A workflow's steps", querystring: StepListQuery, response: { 200: Type.Array(StepOut) } } }, async (req) =>
+    steps.list(currentUser(req).id, req.query.workflow_id),
+  );
+
+  app.post('/', { schema: { tags, summary: 'Add a step of a catalogue type', body: StepCreateIn, response: { 201: StepWithVersionOut } } }, async (req, reply) => {
+    const { workflow_id, ...input } = req.body;
+    return answer(reply, await steps.create({ workflowId: workflow_id, userId: currentUser(req).id, expectedVersion: versionOf(req) }, input), 201);
+  });
+
+  app.post(
+    '/from-template',
+    { schema: { tags, summary: "Add a step from a step info with its defaults (optionally after a step, connected)", querystring: FromTemplateQuery, response: { 201: StepWithVersionOut } } },
+    async (req, reply) => {
+      const q = req.query;
+      const result = await steps.create(
+        { workflowId: q.workflow_id, userId: currentUser(req).id, expectedVersion: versionOf(req) },
+        { step_type: q.step_info_id, name: q.name, after_step_id: q.after_step_id, position: q.x !== undefined && q.y !== undefined ? { x: q.x, y: q.y } : undefined },
+      );
+      return answer(reply, result, 201);
+    },
+  );
+
+  app.get('/:id', { schema: { tags, summary: 'A step', params: IdParams, response: { 200: StepWithVersionOut } } }, async (req, reply) =>
+    answer(reply, await steps.get(currentUser(req).id, req.params.id)),
+  );
+
+  app.put('/:id', { schema: { tags, summary: 'Change a step: name, params, inputs, position', params: IdParams, body: StepUpdateIn, response: { 200: StepWithVersionOut } } }, async (req, reply) =>
+    answer(reply, await steps.update(currentUser(req).id, req.params.id, versionOf(req), req.body)),
+  );
+
+  app.patch(
+    '/:id/param-inputs',
+    { schema: { tags, summary: 'Replace all param values (validated against the step type)', params: IdParams, body: ParamInputsIn, response: { 200: StepWithVersionOut } } },
+    async (req, reply) => answer(reply, await steps.replaceParams(currentUser(req).id, req.params.id, versionOf(req), req.body.param_inputs)),
+  );
+
+  app.patch(
+    '/:id/param-inputs/partial',
+    { schema: { tags, summary: 'Merge param values; null removes one', params: IdParams, body: ParamInputsIn, response: { 200: StepWithVersionOut } } },
+    async (req, reply) => answer(reply, await steps.mergeParams(currentUser(req).id, req.params.id, versionOf(req), req.body.param_inputs)),
+  );
+
+  app.get('/:id/input-dataset', { schema: { tags, summary: 'The dataset this step reads (after its inputs have run)', params: IdParams } }, async (req) =>
+    steps.inputDataset(currentUser(req).id, req.params.id),
+  );
+};
+
+export default stepsRoutes;

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database';
+import { HttpError, notFound } from '../../lib/http-error';
+import type { EditContext } from '../workflows/workflow-editor';
+import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
+import { toStepOut } from '../workflows/workflow-views';
+import { WorkflowsRepository } from '../workflows/workflows.repository';
+import { editorFor } from '../workflows/workflows.service';
+import { checkParams, defaultsOf, nextPosition, stepTypeOrFail, uniqueStepName } from './step-rules';
+import type { StepCreateIn, StepOut, StepUpdateIn } from './steps.schemas';
+import { StepsRepository } from './steps.repository';
+
+export interface StepResult {
+  step: StepOut;
+  workflowVersion: number;
+}
+
+const findStep = (draft: WorkflowSnapshot, id: string): StepState => {
+  const step = draft.steps.find((s) => s.id === id);
+  if (!step) throw notFound('server.steps.notFound');
+  return step;
+};
+
+export class StepsService {
+  private readonly steps: StepsRepository;
+  private readonly workflows: WorkflowsRepository;
+  private readonly editor: ReturnType<typeof editorFor>;
+
+  constructor(db: Db) {
+    this.steps = new StepsRepository(db);
+    this.workflows = new WorkflowsRepository(db);
+    this.editor = editorFor(db);
+  }
+
+  async list(userId: string, workflowId: string): Promise<StepOut[]> {
+    const workflow = await this.workflows.findOwned(workflowId, userId);
+    if (!workflow) throw notFound('server.workflows.notFound');
+    const snapshot = await this.workflows.loadSnapshot(workflow);
+    return snapshot.steps.map((s) => toStepOut(workflow.id, s));
+  }
+
+  async get(userId: string, stepId: string): Promise<StepResult> {
+    const workflowId = await this.workflowOf(userId, stepId);
+    const workflow = (await this.workflows.findOwned(workflowId, userId))!;
+    const snapshot = await this.workflows.loadSnapshot(workflow);
+    return { step: toStepOut(workflowId, findStep(snapshot, stepId)), workflowVersion: workflow.version };
+  }
+
+  /** A new step of a catalogue type; params start from the type's defaults. */
+  async create(ctx: EditContext, input: Omit<StepCreateIn, 'workflow_id'> & { after_step_id?: string }): Promise<StepResult> {
+    const type = stepTypeOrFail(input.step_type);
+    const params = { ...defaultsOf(type), ...(input.param_inputs ?? {}) };
+    // Type-checked, not yet complete: a step is added first and filled in after (the run checks
+    // required params).
+    checkParams(type, params, 'merge');
+    const { workflow, result } = await this.editor.edit(ctx, (step: StepState) => ({ key: 'server.history.msg.stepAdded', values: { name: step.name } }), (draft) => {
+      const after = input.after_step_id ? findStep(draft, input.after_step_id) : undefined;
+      const step: StepState = {
+        id: randomUUID(),
+        step_type: type.id,
+        name: input.name?.trim() ?? uniqueStepName(draft, type.name),
+        param_inputs: params,
+        inputs: input.inputs ?? (after && type.inputs.max !== 0 ? [after.id] : []),
+        position: input.position ?? nextPosition(draft, after),
+      };
+      draft.steps.push(step);
+      return step;
+    });
+    return { step: toStepOut(workflow.id, result), workflowVersion: workflow.version };
+  }
+
+  async update(userId: string, stepId: string, expectedVersion: number | undefined, patch: StepUpdateIn): Promise<StepResult> {
+    const workflowId = await this.workflowOf(userId, stepId);
+    return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.stepUpdated', (step) => {
+      if (patch.param_inputs !== undefined) checkParams(stepTypeOrFail(step.step_type), patch.param_inputs, 'replace');
+      if (patch.name !== undefined) step.name = patch.name.trim();
+      if (patch.param_inputs !== undefined) step.param_inputs = patch.param_inputs;
+      if (patch.inputs !== undefined) step.inputs = patch.inputs;
+      if (patch.position !== undefined) step.position = patch.position;
+    });
+  }
+
+  /** Replaces every param value (PATCH …/param-inputs). */
+  async replaceParams(userId: string, stepId: string, expectedVersion: number | undefined, values: Record<string, unknown>): Promise<StepResult> {
+    const workflowId = await this.workflowOf(userId, stepId);
+    return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.paramsChanged', (step) => {
+      checkParams(stepTypeOrFail(step.step_type), values, 'replace');
+      step.param_inputs = values;
+    });
+  }
+
+  /** Merges the given values into the current ones; a null value removes that param (PATCH …/partial). */
+  async mergeParams(userId: string, stepId: string, expectedVersion: number | undefined, values: Record<string, unknown>): Promise<StepResult> {
+    const workflowId = await this.workflowOf(userId, stepId);
+    return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.paramsChanged', (step) => {
+      checkParams(stepTypeOrFail(step.step_type), values, 'merge', step.param_inputs);
+      const merged = { ...step.param_inputs };
+      for (const [name, value] of Object.entries(values)) {
+        if (value === null) delete merged[name];
+        else merged[name] = value;
+      }
+      step.param_inputs = merged;
+    });
+  }
+
+  /** The dataset a step would read. Datasets arrive with the run engine: until a run made one, there is none. */
+  async inputDataset(userId: string, stepId: string): Promise<never> {
+    await this.workflowOf(userId, stepId);
+    throw new HttpError(404, 'server.steps.noInputDataset');
+  }
+
+  async workflowOf(userId: string, stepId: string): Promise<string> {
+    const workflowId = await this.steps.findWorkflowIdOfOwnedStep(stepId, userId);
+    if (!workflowId) throw notFound('server.steps.notFound');
+    return workflowId;
+  }
+
+  private async change(ctx: EditContext, stepId: string, messageKey: string, mutate: (step: StepState) => void): Promise<StepResult> {
+    const { workflow, snapshot } = await this.editor.edit(
+      ctx,
+      (name: string) => ({ key: messageKey, values: { name } }),
+      (draft) => {
+        const step = findStep(draft, stepId);
+        mutate(step);
+        return step.name;
+      },
+    );
+    const step = findStep(snapshot, stepId);
+    return { step: toStepOut(workflow.id, step), workflowVersion: workflow.version };
+  }
+}

@@ -1,0 +1,107 @@
+import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
+import { workflowClient } from '../../test/workflow-helpers';
+
+describe('steps', () => {
+  let t: TestApp;
+  let api: ReturnType<typeof workflowClient>;
+  let other: ReturnType<typeof workflowClient>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    api = workflowClient(t.app, (await signedInUser(t.app)).auth);
+    other = workflowClient(t.app, (await signedInUser(t.app)).auth);
+  });
+  afterAll(() => t.close());
+
+  it('adds a step with its type defaults, a unique name and the new workflow version', async () => {
+    const wf = await api.createWorkflow();
+    const first = await api.addStep(wf.id, 'filter');
+    const second = await api.addStep(wf.id, 'filter', { inputs: [first.id] });
+    expect(first).toMatchObject({ workflow_id: wf.id, step_type: 'filter', name: 'Filter rows', inputs: [], workflow_version: 2 });
+    expect(second).toMatchObject({ name: 'Filter rows 2', inputs: [first.id], workflow_version: 3 });
+    const listed = await api.ok('GET', `/workflow-steps/?workflow_id=${wf.id}`);
+    expect(listed.map((s: { id: string }) => s.id)).toEqual([first.id, second.id]);
+  });
+
+  it('refuses an unknown step type and a badly typed param, pointing at them', async () => {
+    const wf = await api.createWorkflow();
+    const unknown = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'teleport' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual([{ msg: 'There is no step type "teleport".', loc: ['body', 'step_type'] }]);
+    const bad = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'limit', param_inputs: { count: 'many' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].loc).toEqual(['body', 'param_inputs', 'count']);
+  });
+
+  it('creates from a template after a step, connected in, via from-template', async () => {
+    const wf = await api.createWorkflow();
+    const source = await api.addStep(wf.id, 'import_csv');
+    const res = await api.call('POST', `/workflow-steps/from-template?workflow_id=${wf.id}&step_info_id=deduplicate&after_step_id=${source.id}`);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ step_type: 'deduplicate', inputs: [source.id], position: { x: source.position.x, y: source.position.y + 120 } });
+  });
+
+  it('replaces params (complete, validated) and merges partial ones (null removes)', async () => {
+    const wf = await api.createWorkflow();
+    const step = await api.addStep(wf.id, 'filter');
+    const incomplete = await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs`, { param_inputs: {} });
+    expect(incomplete.status).toBe(422);
+    expect(incomplete.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'param_inputs', 'condition'] })]);
+
+    const replaced = await api.ok('PATCH', `/workflow-steps/${step.id}/param-inputs`, { param_inputs: { condition: 'amount > {{var.threshold}}' } });
+    expect(replaced.param_inputs).toEqual({ condition: 'amount > {{var.threshold}}' });
+
+    const unknown = await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { colour: 'red' } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].loc).toEqual(['body', 'param_inputs', 'colour']);
+
+    const limit = await api.addStep(wf.id, 'limit');
+    const merged = await api.ok('PATCH', `/workflow-steps/${limit.id}/param-inputs/partial`, { param_inputs: { count: '{{var.max_rows}}' } });
+    expect(merged.param_inputs.count).toBe('{{var.max_rows}}');
+  });
+
+  it('updates name, inputs and position with PUT, keeping the graph a DAG', async () => {
+    const wf = await api.createWorkflow();
+    const a = await api.addStep(wf.id, 'import_csv');
+    const b = await api.addStep(wf.id, 'filter', { inputs: [a.id] });
+    const c = await api.addStep(wf.id, 'sort', { inputs: [b.id] });
+    const moved = await api.ok('PUT', `/workflow-steps/${c.id}`, { name: 'Sorted', position: { x: 10, y: 20 } });
+    expect(moved).toMatchObject({ name: 'Sorted', position: { x: 10, y: 20 } });
+
+    const cycle = await api.call('PUT', `/workflow-steps/${b.id}`, { inputs: [c.id] });
+    expect(cycle.status).toBe(422);
+    expect(cycle.body.errors[0].msg).toBe('These steps would read from each other in a loop: Filter rows → Sorted → Filter rows.');
+    const dangling = await api.call('PUT', `/workflow-steps/${b.id}`, { inputs: ['no-such-step'] });
+    expect(dangling.status).toBe(422);
+    const tooMany = await api.call('PUT', `/workflow-steps/${b.id}`, { inputs: [a.id, c.id] });
+    expect(tooMany.status).toBe(422);
+    const source = await api.call('PUT', `/workflow-steps/${a.id}`, { inputs: [b.id] });
+    expect(source.status).toBe(422);
+    expect((await api.getWorkflow(wf.id)).steps.find((s: { id: string }) => s.id === b.id).inputs).toEqual([a.id]);
+  });
+
+  it('answers 404 for a missing step and for another user’s step, leaving it unchanged', async () => {
+    const wf = await api.createWorkflow();
+    const step = await api.addStep(wf.id, 'filter');
+    for (const [method, url, body] of [
+      ['GET', `/workflow-steps/${step.id}`],
+      ['PUT', `/workflow-steps/${step.id}`, { name: 'Mine now' }],
+      ['PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { condition: 'x' } }],
+      ['GET', `/workflow-steps/${step.id}/input-dataset`],
+      ['POST', `/workflow-steps/${step.id}/clone`],
+    ] as const) {
+      const res = await other.call(method, url, body as object | undefined);
+      expect([method, url, res.status]).toEqual([method, url, 404]);
+    }
+    expect((await api.ok('GET', `/workflow-steps/${step.id}`)).name).toBe('Filter rows');
+    expect((await api.call('GET', '/workflow-steps/nope')).status).toBe(404);
+  });
+
+  it('says there is no input dataset before anything ran', async () => {
+    const wf = await api.createWorkflow();
+    const step = await api.addStep(wf.id, 'filter');
+    const res = await api.call('GET', `/workflow-steps/${step.id}/input-dataset`);
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toMatch(/run the steps before this one/);
+  });
+});

@@ -1,0 +1,57 @@
+import type { StepOut } from '../steps/steps.schemas';
+import type { VariableOut } from '../variables/variables.schemas';
+import type { StepState, VariableState, WorkflowSnapshot } from './workflow-state';
+import type { WorkflowRow } from './workflows.repository';
+import type { WorkflowOut, WorkflowSummaryOut } from './workflows.schemas';
+
+// Rows and states → the JSON the API answers. Secrets never leave as plain text.
+
+export const toStepOut = (workflowId: string, s: StepState): StepOut => ({
+  id: s.id,
+  workflow_id: workflowId,
+  step_type: s.step_type,
+  name: s.name,
+  param_inputs: s.param_inputs,
+  inputs: s.inputs,
+  position: s.position,
+});
+
+export const toVariableOut = (workflowId: string, v: VariableState): VariableOut => ({
+  id: v.id,
+  workflow_id: workflowId,
+  name: v.name,
+  type: v.type,
+  description: v.description,
+  value: v.type === 'secret' || v.value === null ? null : JSON.parse(v.value),
+  has_value: v.value !== null,
+});
+
+export const toSummaryOut = (w: WorkflowRow, stepCount: number): WorkflowSummaryOut => ({
+  id: w.id,
+  name: w.name,
+  description: w.description,
+  tags: JSON.parse(w.tags),
+  visibility: w.visibility,
+  version: w.version,
+  step_count: stepCount,
+  clone_count: w.clone_count,
+  cloned_from_id: w.cloned_from_id,
+  published_at: w.published_at,
+  created_at: w.created_at,
+  updated_at: w.updated_at,
+});
+
+export const toWorkflowOut = (w: WorkflowRow, snapshot: WorkflowSnapshot): WorkflowOut => ({
+  ...toSummaryOut(w, snapshot.steps.length),
+  owner_id: w.owner_id,
+  steps: snapshot.steps.map((s) => toStepOut(w.id, s)),
+  variables: snapshot.variables.map((v) => toVariableOut(w.id, v)),
+  can_undo: JSON.parse(w.undo_stack).length > 0,
+  can_redo: JSON.parse(w.redo_stack).length > 0,
+});
+
+/** What the gallery keeps of a workflow: everything but secret values. */
+export const withoutSecrets = (snapshot: WorkflowSnapshot): WorkflowSnapshot => ({
+  ...snapshot,
+  variables: snapshot.variables.map((v) => (v.type === 'secret' ? { ...v, value: null } : v)),
+});

@@ -1,0 +1,237 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { WorkflowCommitsTable, WorkflowsTable } from '../../db/schema';
+import type { Change, StepState, VariableState, WorkflowSnapshot } from './workflow-state';
+
+export type WorkflowRow = WorkflowsTable;
+
+/** `lower(column) LIKE %text%`, with the text's own % and _ taken literally, on both databases. */
+const containsText = (column: string, text: string) =>
+  sql<boolean>`lower(${sql.ref(column)}) like ${`%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+export type CommitRow = WorkflowCommitsTable;
+
+export interface WorkflowListQuery {
+  q?: string;
+  sort: 'updated_at' | 'created_at' | 'name';
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** Rows ⇄ WorkflowSnapshot, and the queries of the Workflows and History areas. */
+export class WorkflowsRepository {
+  constructor(private readonly db: Db) {}
+
+  findOwned(id: string, ownerId: string): Promise<WorkflowRow | undefined> {
+    return this.db.selectFrom('workflows').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  }
+
+  /**
+   * Takes the workflow's row lock for the rest of the transaction (a no-op write works on both
+   * databases, where SELECT … FOR UPDATE does not), so concurrent edits of one workflow queue up
+   * instead of colliding. False when the caller does not own such a workflow.
+   */
+  async lockOwned(id: string, ownerId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('workflows')
+      .set((eb) => ({ version: eb.ref('version') }))
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  findById(id: string): Promise<WorkflowRow | undefined> {
+    return this.db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(row: WorkflowRow): Promise<void> {
+    await this.db.insertInto('workflows').values(row).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('workflows').where('id', '=', id).execute();
+  }
+
+  async list(ownerId: string, query: WorkflowListQuery): Promise<{ rows: (WorkflowRow & { step_count: number })[]; total: number }> {
+    let base = this.db.selectFrom('workflows').where('owner_id', '=', ownerId);
+    if (query.q) {
+      const q = query.q;
+      base = base.where((eb) => eb.or([containsText('name', q), containsText('description', q), containsText('tags', q)]));
+    }
+    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll('workflows')
+      .select((eb) =>
+        eb.selectFrom('workflow_steps').whereRef('workflow_steps.workflow_id', '=', 'workflows.id').select(eb.fn.countAll<number>().as('n')).as('step_count'),
+      )
+      .orderBy(query.sort === 'name' ? sql`lower(name)` : query.sort, query.order)
+      .orderBy('id')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    return { rows: rows.map((r) => ({ ...r, step_count: Number(r.step_count) })), total: Number(total) };
+  }
+
+  async listPublished(query: { q?: string; limit: number; offset: number }) {
+    let base = this.db.selectFrom('workflows').innerJoin('users', 'users.id', 'workflows.owner_id').where('workflows.visibility', '=', 'published');
+    if (query.q) {
+      const q = query.q;
+      base = base.where((eb) =>
+        eb.or([containsText('workflows.published_name', q), containsText('workflows.published_description', q), containsText('workflows.published_tags', q)]),
+      );
+    }
+    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const rows = await base
+      .select(['workflows.id', 'workflows.published_snapshot', 'workflows.published_at', 'workflows.clone_count', 'users.name as author_name'])
+      .orderBy('workflows.published_at', 'desc')
+      .orderBy('workflows.id')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    return { rows, total: Number(total) };
+  }
+
+  async loadSnapshot(workflow: WorkflowRow): Promise<WorkflowSnapshot> {
+    const [steps, variables] = await Promise.all([
+      this.db.selectFrom('workflow_steps').selectAll().where('workflow_id', '=', workflow.id).orderBy('created_at').orderBy('id').execute(),
+      this.db.selectFrom('workflow_variables').selectAll().where('workflow_id', '=', workflow.id).orderBy('name').execute(),
+    ]);
+    return {
+      name: workflow.name,
+      description: workflow.description,
+      tags: JSON.parse(workflow.tags),
+      steps: steps.map(
+        (s): StepState => ({
+          id: s.id,
+          step_type: s.step_type,
+          name: s.name,
+          param_inputs: JSON.parse(s.param_inputs),
+          inputs: JSON.parse(s.inputs),
+          position: { x: Number(s.position_x), y: Number(s.position_y) },
+        }),
+      ),
+      variables: variables.map((v): VariableState => ({ id: v.id, name: v.name, type: v.type, description: v.description, value: v.value })),
+    };
+  }
+
+  /** Writes only the rows that differ between two states. Call inside a transaction. */
+  async saveChanges(workflowId: string, after: WorkflowSnapshot, changes: Change[], now: string): Promise<void> {
+    const steps = new Map(after.steps.map((s) => [s.id, s]));
+    const variables = new Map(after.variables.map((v) => [v.id, v]));
+    const stepRow = (s: StepState) => ({
+      step_type: s.step_type,
+      name: s.name,
+      param_inputs: JSON.stringify(s.param_inputs),
+      inputs: JSON.stringify(s.inputs),
+      position_x: s.position.x,
+      position_y: s.position.y,
+      updated_at: now,
+    });
+    const variableRow = (v: VariableState) => ({ name: v.name, type: v.type, description: v.description, value: v.value, updated_at: now });
+
+    // Deletes first: a variable renamed into a name another one gave up must not hit the unique index.
+    for (const c of changes.filter((c) => c.op === 'delete')) {
+      if (c.entity === 'step') await this.db.deleteFrom('workflow_steps').where('id', '=', c.id).execute();
+      if (c.entity === 'variable') await this.db.deleteFrom('workflow_variables').where('id', '=', c.id).execute();
+    }
+    for (const c of changes.filter((c) => c.op !== 'delete')) {
+      if (c.entity === 'step') {
+        const s = steps.get(c.id)!;
+        if (c.op === 'create') await this.db.insertInto('workflow_steps').values({ id: s.id, workflow_id: workflowId, created_at: now, ...stepRow(s) }).execute();
+        else await this.db.updateTable('workflow_steps').set(stepRow(s)).where('id', '=', c.id).execute();
+      } else if (c.entity === 'variable') {
+        const v = variables.get(c.id)!;
+        if (c.op === 'create') await this.db.insertInto('workflow_variables').values({ id: v.id, workflow_id: workflowId, created_at: now, ...variableRow(v) }).execute();
+        else await this.db.updateTable('workflow_variables').set(variableRow(v)).where('id', '=', c.id).execute();
+      }
+    }
+  }
+
+  /**
+   * Moves the workflow to its next version, only if it is still at `version`: the guard that turns
+   * a concurrent edit into a conflict instead of a lost update.
+   */
+  async advance(id: string, version: number, fields: Partial<WorkflowRow>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('workflows')
+      .set({ ...fields, version: version + 1 })
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async update(id: string, fields: Partial<WorkflowRow>): Promise<void> {
+    await this.db.updateTable('workflows').set(fields).where('id', '=', id).execute();
+  }
+
+  async insertCommit(row: CommitRow): Promise<void> {
+    await this.db.insertInto('workflow_commits').values(row).execute();
+  }
+
+  findCommit(id: string): Promise<CommitRow | undefined> {
+    return this.db.selectFrom('workflow_commits').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A commit with its author's name, if the commit's workflow belongs to `ownerId`. */
+  findOwnedCommit(id: string, ownerId: string): Promise<(CommitRow & { author_name: string | null }) | undefined> {
+    return this.db
+      .selectFrom('workflow_commits')
+      .innerJoin('workflows', 'workflows.id', 'workflow_commits.workflow_id')
+      .leftJoin('users', 'users.id', 'workflow_commits.author_id')
+      .selectAll('workflow_commits')
+      .select('users.name as author_name')
+      .where('workflow_commits.id', '=', id)
+      .where('workflows.owner_id', '=', ownerId)
+      .executeTakeFirst();
+  }
+
+  /** The commit just before `seq`: its snapshot is the state a commit started from. */
+  findCommitBefore(workflowId: string, seq: number): Promise<CommitRow | undefined> {
+    return this.db
+      .selectFrom('workflow_commits')
+      .selectAll()
+      .where('workflow_id', '=', workflowId)
+      .where('seq', '<', seq)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async listCommits(workflowId: string, limit: number, offset: number) {
+    const { total } = await this.db
+      .selectFrom('workflow_commits')
+      .where('workflow_id', '=', workflowId)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    const rows = await this.db
+      .selectFrom('workflow_commits')
+      .leftJoin('users', 'users.id', 'workflow_commits.author_id')
+      .select([
+        'workflow_commits.id',
+        'workflow_commits.workflow_id',
+        'workflow_commits.seq',
+        'workflow_commits.author_id',
+        'workflow_commits.kind',
+        'workflow_commits.message',
+        'workflow_commits.changes',
+        'workflow_commits.created_at',
+        'users.name as author_name',
+      ])
+      .where('workflow_commits.workflow_id', '=', workflowId)
+      .orderBy('workflow_commits.seq', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { rows, total: Number(total) };
+  }
+
+  async incrementCloneCount(id: string): Promise<void> {
+    await this.db
+      .updateTable('workflows')
+      .set((eb) => ({ clone_count: eb('clone_count', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+}

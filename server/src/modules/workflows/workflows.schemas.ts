@@ -1,0 +1,105 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Notices, Page, StringEnum } from '../../http/common.schemas';
+import { StepOut } from '../steps/steps.schemas';
+import { VariableOut } from '../variables/variables.schemas';
+
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Description = Type.String({ maxLength: 5000 });
+const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 40, pattern: '\\S' }), { maxItems: 20, uniqueItems: true });
+
+export const Visibility = StringEnum(['private', 'published']);
+
+export const WorkflowSummaryOut = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  tags: Type.Array(Type.String()),
+  visibility: Visibility,
+  /** Grows with every change; send it back as If-Match to refuse stale writes. */
+  version: Type.Integer(),
+  step_count: Type.Integer(),
+  clone_count: Type.Integer(),
+  cloned_from_id: Type.Union([Type.String(), Type.Null()]),
+  published_at: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+export type WorkflowSummaryOut = Static<typeof WorkflowSummaryOut>;
+
+export const WorkflowOut = Type.Object({
+  ...WorkflowSummaryOut.properties,
+  owner_id: Type.String(),
+  steps: Type.Array(StepOut),
+  variables: Type.Array(VariableOut),
+  can_undo: Type.Boolean(),
+  can_redo: Type.Boolean(),
+  ...Notices,
+});
+export type WorkflowOut = Static<typeof WorkflowOut>;
+
+export const WorkflowCreateIn = Type.Object(
+  { name: Name, description: Type.Optional(Description), tags: Type.Optional(Tags) },
+  { additionalProperties: false },
+);
+export type WorkflowCreateIn = Static<typeof WorkflowCreateIn>;
+
+export const WorkflowUpdateIn = Type.Object(
+  {
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+    tags: Type.Optional(Tags),
+    /** The version this change is based on (same as If-Match). */
+    version: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type WorkflowUpdateIn = Static<typeof WorkflowUpdateIn>;
+
+export const WorkflowListQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  sort: StringEnum(['updated_at', 'created_at', 'name'], { default: 'updated_at' }),
+  order: StringEnum(['asc', 'desc'], { default: 'desc' }),
+});
+export type WorkflowListQuery = Static<typeof WorkflowListQuery>;
+
+export const WorkflowPage = Page(WorkflowSummaryOut);
+
+export const PublicWorkflowOut = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  tags: Type.Array(Type.String()),
+  author_name: Type.String(),
+  step_count: Type.Integer(),
+  clone_count: Type.Integer(),
+  published_at: Type.String(),
+});
+export const PublicWorkflowQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  page_size: Type.Integer({ minimum: 1, maximum: 100, default: 24 }),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export const PublicWorkflowPage = Page(PublicWorkflowOut);
+
+export const PublishQuery = Type.Object({
+  /** false takes the workflow out of the gallery. */
+  published: Type.Boolean({ default: true }),
+});
+
+export const WorkflowInfoOut = Type.Object({
+  id: Type.String(),
+  step_count: Type.Integer(),
+  variable_count: Type.Integer(),
+  steps_by_category: Type.Record(Type.String(), Type.Integer()),
+  /** The newest run; null until the workflow has run (runs arrive with the run engine). */
+  last_run: Type.Union([Type.Object({ id: Type.String(), status: Type.String(), started_at: Type.String() }), Type.Null()]),
+  datasets: Type.Array(Type.Object({ id: Type.String(), step_id: Type.String(), row_count: Type.Integer() })),
+  estimated_cost: Type.Object({
+    credits_per_run: Type.Number(),
+    credits_per_record: Type.Number(),
+    notes: Type.Array(Type.String()),
+  }),
+});
+export type WorkflowInfoOut = Static<typeof WorkflowInfoOut>;

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database';
+import { getStepType } from '../../engine/step-types';
+import { notFound } from '../../lib/http-error';
+import type { PageOf } from '../../http/common.schemas';
+import { WorkflowEditor, type CommitMessage, type EditContext } from './workflow-editor';
+import type { WorkflowSnapshot } from './workflow-state';
+import { toSummaryOut, toWorkflowOut, withoutSecrets } from './workflow-views';
+import { WorkflowsRepository, type WorkflowRow } from './workflows.repository';
+import type {
+  WorkflowCreateIn,
+  WorkflowInfoOut,
+  WorkflowListQuery,
+  WorkflowOut,
+  WorkflowSummaryOut,
+  WorkflowUpdateIn,
+} from './workflows.schemas';
+
+export const emptySnapshot = (name: string, description = '', tags: string[] = []): WorkflowSnapshot => ({
+  name,
+  description,
+  tags,
+  steps: [],
+  variables: [],
+});
+
+/** The input limits the graph rules need, from the step catalogue. */
+export const inputLimitsOf = (stepType: string) => getStepType(stepType)?.inputs ?? null;
+
+export const editorFor = (db: Db) => new WorkflowEditor(db, inputLimitsOf);
+
+export class WorkflowsService {
+  private readonly repo: WorkflowsRepository;
+  private readonly editor: WorkflowEditor;
+
+  constructor(private readonly db: Db) {
+    this.repo = new WorkflowsRepository(db);
+    this.editor = editorFor(db);
+  }
+
+  async list(userId: string, query: WorkflowListQuery): Promise<PageOf<WorkflowSummaryOut>> {
+    const { rows, total } = await this.repo.list(userId, {
+      q: query.q?.trim() || undefined,
+      sort: query.sort,
+      order: query.order,
+      limit: query.page_size,
+      offset: (query.page - 1) * query.page_size,
+    });
+    return { items: rows.map((r) => toSummaryOut(r, r.step_count)), total, page: query.page, page_size: query.page_size };
+  }
+
+  /** A new workflow starts its history with a "created" commit holding its first state. */
+  async create(userId: string, input: WorkflowCreateIn, snapshot?: WorkflowSnapshot, clonedFromId: string | null = null): Promise<WorkflowOut> {
+    const state = snapshot ?? emptySnapshot(input.name.trim(), input.description ?? '', input.tags ?? []);
+    const now = new Date().toISOString();
+    const row: WorkflowRow = {
+      id: randomUUID(),
+      owner_id: userId,
+      name: state.name,
+      description: state.description,
+      tags: JSON.stringify(state.tags),
+      version: 1,
+      undo_stack: '[]',
+      redo_stack: '[]',
+      visibility: 'private',
+      published_snapshot: null,
+      published_name: null,
+      published_description: null,
+      published_tags: null,
+      published_at: null,
+      cloned_from_id: clonedFromId,
+      clone_count: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    const message: CommitMessage = clonedFromId ? { key: 'server.history.msg.cloned' } : { key: 'server.history.msg.created' };
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new WorkflowsRepository(trx);
+      await repo.insert(row);
+      const changes = [{ entity: 'workflow' as const, id: row.id, op: 'create' as const }];
+      await repo.saveChanges(
+        row.id,
+        state,
+        [...state.steps.map((s) => ({ entity: 'step' as const, id: s.id, op: 'create' as const })), ...state.variables.map((v) => ({ entity: 'variable' as const, id: v.id, op: 'create' as const }))],
+        now,
+      );
+      await repo.insertCommit({
+        id: randomUUID(),
+        workflow_id: row.id,
+        seq: 1,
+        author_id: userId,
+        kind: 'create',
+        message: JSON.stringify(message),
+        changes: JSON.stringify(changes),
+        snapshot: JSON.stringify(state),
+        created_at: now,
+      });
+    });
+    return toWorkflowOut(row, state);
+  }
+
+  async get(userId: string, id: string): Promise<WorkflowOut> {
+    const row = await this.owned(userId, id);
+    return toWorkflowOut(row, await this.repo.loadSnapshot(row));
+  }
+
+  async update(ctx: EditContext, patch: WorkflowUpdateIn): Promise<WorkflowOut> {
+    const fields = (['name', 'description', 'tags'] as const).filter((f) => patch[f] !== undefined);
+    const { workflow, snapshot } = await this.editor.edit(ctx, { key: 'server.history.msg.workflowUpdated', values: { fields: fields.join(', ') } }, (draft) => {
+      if (patch.name !== undefined) draft.name = patch.name.trim();
+      if (patch.description !== undefined) draft.description = patch.description;
+      if (patch.tags !== undefined) draft.tags = patch.tags.map((t) => t.trim());
+    });
+    return toWorkflowOut(workflow, snapshot);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    await this.owned(userId, id);
+    await this.repo.delete(id);
+  }
+
+  /** Publishing copies the current state (without secret values) to the gallery; later edits stay private until published again. */
+  async publish(userId: string, id: string, published: boolean): Promise<WorkflowOut> {
+    const row = await this.owned(userId, id);
+    const snapshot = await this.repo.loadSnapshot(row);
+    const now = new Date().toISOString();
+    const fields: Partial<WorkflowRow> = published
+      ? {
+          visibility: 'published',
+          published_snapshot: JSON.stringify(withoutSecrets(snapshot)),
+          published_name: snapshot.name,
+          published_description: snapshot.description,
+          published_tags: JSON.stringify(snapshot.tags),
+          published_at: now,
+        }
+      : { visibility: 'private', published_snapshot: null, published_name: null, published_description: null, published_tags: null, published_at: null };
+    await this.repo.update(id, fields);
+    return toWorkflowOut({ ...row, ...fields }, snapshot);
+  }
+
+  async listPublic(query: { page: number; page_size: number; q?: string }) {
+    const { rows, total } = await this.repo.listPublished({ q: query.q?.trim() || undefined, limit: query.page_size, offset: (query.page - 1) * query.page_size });
+    const items = rows.map((r) => {
+      const snapshot = JSON.parse(r.published_snapshot!) as WorkflowSnapshot;
+      return {
+        id: r.id,
+        name: snapshot.name,
+        description: snapshot.description,
+        tags: snapshot.tags,
+        author_name: r.author_name,
+        step_count: snapshot.steps.length,
+        clone_count: r.clone_count,
+        published_at: r.published_at!,
+      };
+    });
+    return { items, total, page: query.page, page_size: query.page_size };
+  }
+
+  async info(userId: string, id: string): Promise<WorkflowInfoOut> {
+    const row = await this.owned(userId, id);
+    const snapshot = await this.repo.loadSnapshot(row);
+    const byCategory: Record<string, number> = {};
+    let perRun = 0;
+    let perRecord = 0;
+    const notes = new Set<string>();
+    for (const step of snapshot.steps) {
+      const type = getStepType(step.step_type);
+      if (!type) continue;
+      byCategory[type.category] = (byCategory[type.category] ?? 0) + 1;
+      if (type.cost.per === 'run') perRun += type.cost.credits;
+      else perRecord += type.cost.credits;
+      if (type.cost.note) notes.add(type.cost.note);
+    }
+    return {
+      id: row.id,
+      step_count: snapshot.steps.length,
+      variable_count: snapshot.variables.length,
+      steps_by_category: byCategory,
+      last_run: null,
+      datasets: [],
+      estimated_cost: { credits_per_run: perRun, credits_per_record: perRecord, notes: [...notes] },
+    };
+  }
+
+  private async owned(userId: string, id: string): Promise<WorkflowRow> {
+    const row = await this.repo.findOwned(id, userId);
+    if (!row) throw notFound('server.workflows.notFound');
+    return row;
+  }
+}

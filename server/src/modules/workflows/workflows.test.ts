@@ -1,0 +1,189 @@
+import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
+
+type Auth = { authorization: string };
+
+describe('workflows', () => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<typeof signedInUser>>;
+  let bob: Awaited<ReturnType<typeof signedInUser>>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = await signedInUser(t.app, { name: 'Alice' });
+    bob = await signedInUser(t.app, { name: 'Bob' });
+  });
+  afterAll(() => t.close());
+
+  const create = async (auth: Auth, body: object = { name: 'Leads', description: 'Enrich leads', tags: ['sales'] }) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/workflows/', headers: auth, payload: body });
+    expect(res.statusCode).toBe(201);
+    return res.json();
+  };
+
+  it('creates a workflow at version 1 with an ETag and a message', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/workflows', headers: alice.auth, payload: { name: ' Leads ', tags: ['sales', 'crm'] } });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers.etag).toBe('"1"');
+    expect(res.json()).toMatchObject({
+      name: 'Leads',
+      description: '',
+      tags: ['sales', 'crm'],
+      visibility: 'private',
+      version: 1,
+      steps: [],
+      variables: [],
+      can_undo: false,
+      can_redo: false,
+      owner_id: alice.user.id,
+      message: 'Workflow created.',
+    });
+  });
+
+  it('refuses a blank name, duplicate tags and unknown fields with located 422s', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/workflows', headers: alice.auth, payload: { name: '  ', tags: ['a', 'a'], owner_id: 'x' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual(
+      expect.arrayContaining([
+        { msg: 'Must not be blank', loc: ['body', 'name'] },
+        { msg: 'Unknown field', loc: ['body', 'owner_id'] },
+        expect.objectContaining({ loc: ['body', 'tags'] }),
+      ]),
+    );
+  });
+
+  it('lists only my workflows, with search, sort and paging', async () => {
+    const user = await signedInUser(t.app);
+    for (const name of ['Beta report', 'alpha import', 'Gamma export']) await create(user.auth, { name });
+    await create(bob.auth, { name: 'alpha of bob' });
+    const all = (await t.app.inject({ url: '/api/v1/workflows/?sort=name&order=asc', headers: user.auth })).json();
+    expect(all.items.map((w: { name: string }) => w.name)).toEqual(['alpha import', 'Beta report', 'Gamma export']);
+    expect(all).toMatchObject({ total: 3, page: 1, page_size: 50 });
+    const found = (await t.app.inject({ url: '/api/v1/workflows?q=ALPHA', headers: user.auth })).json();
+    expect(found.items.map((w: { name: string }) => w.name)).toEqual(['alpha import']);
+    const paged = (await t.app.inject({ url: '/api/v1/workflows?sort=name&order=asc&page=2&page_size=2', headers: user.auth })).json();
+    expect(paged).toMatchObject({ total: 3, page: 2, page_size: 2 });
+    expect(paged.items.map((w: { name: string }) => w.name)).toEqual(['Gamma export']);
+    expect((await t.app.inject({ url: '/api/v1/workflows?sort=owner', headers: user.auth })).statusCode).toBe(422);
+  });
+
+  it('treats a percent sign in the search as text', async () => {
+    const user = await signedInUser(t.app);
+    await create(user.auth, { name: '100% done' });
+    await create(user.auth, { name: '100 done' });
+    const found = (await t.app.inject({ url: `/api/v1/workflows?q=${encodeURIComponent('0%')}`, headers: user.auth })).json();
+    expect(found.items.map((w: { name: string }) => w.name)).toEqual(['100% done']);
+  });
+
+  it("answers 404 for another user's workflow on every call, and never changes it", async () => {
+    const workflow = await create(alice.auth);
+    const id = workflow.id;
+    const calls = [
+      { method: 'GET', url: `/api/v1/workflows/${id}` },
+      { method: 'PUT', url: `/api/v1/workflows/${id}`, payload: { name: 'Hijacked' } },
+      { method: 'DELETE', url: `/api/v1/workflows/${id}` },
+      { method: 'POST', url: `/api/v1/workflows/${id}/publish` },
+      { method: 'GET', url: `/api/v1/workflows/${id}/info` },
+      { method: 'GET', url: `/api/v1/workflows/${id}/variables` },
+      { method: 'POST', url: `/api/v1/workflows/${id}/variables`, payload: { name: 'x', type: 'string' } },
+      { method: 'POST', url: `/api/v1/workflows/${id}/clone` },
+      { method: 'POST', url: `/api/v1/workflow-history/undo`, payload: { workflow_id: id } },
+      { method: 'POST', url: `/api/v1/workflow-history/commits`, payload: { workflow_id: id } },
+      { method: 'GET', url: `/api/v1/workflow-steps/?workflow_id=${id}` },
+      { method: 'POST', url: `/api/v1/workflow-steps/`, payload: { workflow_id: id, step_type: 'filter' } },
+      { method: 'POST', url: `/api/v1/workflows/${id}/steps/insert-by-tags`, payload: { tags: ['filter'] } },
+    ] as const;
+    for (const call of calls) {
+      const res = await t.app.inject({ ...call, headers: bob.auth } as never);
+      expect([call.method, call.url, res.statusCode]).toEqual([call.method, call.url, 404]);
+      expect(res.json().detail).toBe('Workflow not found.');
+    }
+    const after = (await t.app.inject({ url: `/api/v1/workflows/${id}`, headers: alice.auth })).json();
+    expect(after).toMatchObject({ name: 'Leads', version: 1, steps: [], variables: [] });
+  });
+
+  it('updates fields, records a commit, and refuses a stale version with 409', async () => {
+    const workflow = await create(alice.auth);
+    const url = `/api/v1/workflows/${workflow.id}`;
+    const first = await t.app.inject({ method: 'PUT', url, headers: { ...alice.auth, 'if-match': '"1"' }, payload: { description: 'New words' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ description: 'New words', version: 2, can_undo: true });
+    expect(first.headers.etag).toBe('"2"');
+
+    const stale = await t.app.inject({ method: 'PUT', url, headers: { ...alice.auth, 'if-match': '"1"' }, payload: { name: 'Overwrite' } });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().detail).toBe('This workflow was changed meanwhile (it is now at version 2). Reload it and make your change again.');
+    const staleBody = await t.app.inject({ method: 'PUT', url, headers: alice.auth, payload: { name: 'Overwrite', version: 1 } });
+    expect(staleBody.statusCode).toBe(409);
+    expect((await t.app.inject({ url, headers: alice.auth })).json()).toMatchObject({ name: 'Leads', version: 2 });
+
+    const same = await t.app.inject({ method: 'PUT', url, headers: alice.auth, payload: { description: 'New words' } });
+    expect(same.json().version).toBe(2); // nothing changed, nothing committed
+  });
+
+  it('keeps every concurrent unversioned edit: none is lost', async () => {
+    const workflow = await create(alice.auth);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.app.inject({ method: 'POST', url: `/api/v1/workflows/${workflow.id}/variables`, headers: alice.auth, payload: { name: `v${i}`, type: 'number', value: i } }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
+    const after = (await t.app.inject({ url: `/api/v1/workflows/${workflow.id}`, headers: alice.auth })).json();
+    expect(after.variables).toHaveLength(8);
+    expect(after.version).toBe(9);
+  });
+
+  it('deletes a workflow with its steps and history', async () => {
+    const workflow = await create(alice.auth);
+    await t.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: alice.auth, payload: { workflow_id: workflow.id, step_type: 'import_csv' } });
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/workflows/${workflow.id}`, headers: alice.auth });
+    expect(res.json()).toEqual({ message: 'Workflow deleted.' });
+    expect((await t.app.inject({ url: `/api/v1/workflows/${workflow.id}`, headers: alice.auth })).statusCode).toBe(404);
+    expect(await t.app.db.selectFrom('workflow_steps').where('workflow_id', '=', workflow.id).selectAll().execute()).toEqual([]);
+    expect(await t.app.db.selectFrom('workflow_commits').where('workflow_id', '=', workflow.id).selectAll().execute()).toEqual([]);
+  });
+
+  it('answers info: step count, categories and an estimated cost', async () => {
+    const workflow = await create(alice.auth);
+    for (const step_type of ['import_csv', 'filter', 'ai_prompt']) {
+      await t.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: alice.auth, payload: { workflow_id: workflow.id, step_type } });
+    }
+    const info = (await t.app.inject({ url: `/api/v1/workflows/${workflow.id}/info`, headers: alice.auth })).json();
+    expect(info).toMatchObject({ id: workflow.id, step_count: 3, variable_count: 0, last_run: null, datasets: [] });
+    expect(info.steps_by_category).toEqual({ source: 1, transform: 1, enrich: 1 });
+    expect(info.estimated_cost.credits_per_record).toBeGreaterThan(0);
+  });
+
+  describe('publishing and the gallery', () => {
+    it('publishes a snapshot without secrets, shows it signed out, and unpublishes', async () => {
+      const workflow = await create(alice.auth, { name: 'Public thing', description: 'Does good', tags: ['demo'] });
+      await t.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: alice.auth, payload: { workflow_id: workflow.id, step_type: 'import_csv' } });
+      await t.app.inject({ method: 'POST', url: `/api/v1/workflows/${workflow.id}/variables`, headers: alice.auth, payload: { name: 'api_key', type: 'secret', value: 'sk-very-secret' } });
+      const published = await t.app.inject({ method: 'POST', url: `/api/v1/workflows/${workflow.id}/publish`, headers: alice.auth });
+      expect(published.json()).toMatchObject({ visibility: 'published', message: 'Published to the gallery.' });
+
+      // Edits after publishing stay private until published again.
+      await t.app.inject({ method: 'PUT', url: `/api/v1/workflows/${workflow.id}`, headers: alice.auth, payload: { name: 'Private rename' } });
+
+      const gallery = await t.app.inject({ url: '/api/v1/workflows/public?q=public' });
+      expect(gallery.statusCode).toBe(200);
+      const item = gallery.json().items.find((w: { id: string }) => w.id === workflow.id);
+      expect(item).toEqual({
+        id: workflow.id,
+        name: 'Public thing',
+        description: 'Does good',
+        tags: ['demo'],
+        author_name: 'Alice',
+        step_count: 1,
+        clone_count: 0,
+        published_at: expect.any(String),
+      });
+      const stored = await t.app.db.selectFrom('workflows').select('published_snapshot').where('id', '=', workflow.id).executeTakeFirstOrThrow();
+      expect(stored.published_snapshot).not.toContain('v1:');
+
+      await t.app.inject({ method: 'POST', url: `/api/v1/workflows/${workflow.id}/publish?published=false`, headers: alice.auth });
+      const after = (await t.app.inject({ url: '/api/v1/workflows/public?q=public' })).json();
+      expect(after.items.find((w: { id: string }) => w.id === workflow.id)).toBeUndefined();
+    });
+  });
+});

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertSafeKey, ObjectNotFoundError, type ByteRange, type ObjectInfo, type PresignOptions, type Storage, type UploadTarget } from './storage';
+
+export interface LocalStorageOptions {
+  /** The folder every key lives under (DATA_DIR/storage by default). */
+  dir: string;
+  /** Makes the URL of our own signed direct-upload route for a key (see upload-tokens.ts). */
+  signUpload: (key: string, options: PresignOptions) => string;
+}
+
+const PARTIAL = '.partial';
+
+/**
+ * Objects as plain files under one folder. A write goes to a temporary file that is renamed into
+ * place when complete, so a reader never sees half an object and a failed upload leaves nothing.
+ */
+export class LocalStorage implements Storage {
+  readonly backend = 'local' as const;
+  private readonly root: string;
+
+  constructor(private readonly options: LocalStorageOptions) {
+    this.root = path.resolve(options.dir);
+    fs.mkdirSync(this.root, { recursive: true });
+  }
+
+  private pathOf(key: string): string {
+    assertSafeKey(key);
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(this.root + path.sep)) throw new Error(`Unsafe storage key: ${key}`);
+    return full;
+  }
+
+  async put(key: string, body: Readable): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    // The source may fail while we create folders; pipeline() below still sees that error.
+    body.on('error', () => undefined);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}${PARTIAL}`;
+    let size = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, count, fs.createWriteStream(temp, { flags: 'wx' }));
+      await fs.promises.rename(temp, target);
+    } catch (err) {
+      await fs.promises.rm(temp, { force: true });
+      throw err;
+    }
+    return { size };
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const file = this.pathOf(key);
+    // Open first, so a missing object is an error here rather than on the stream later.
+    const handle = await fs.promises.open(file, 'r').catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' || err.code === 'ENOTDIR' ? new ObjectNotFoundError(key) : err;
+    });
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    try {
+      const stat = await fs.promises.stat(this.pathOf(key));
+      return stat.isFile() ? { key, size: stat.size, lastModified: stat.mtime } : null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.promises.rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<ObjectInfo> {
+    if (prefix) assertSafeKey(prefix);
+    // Walk from the deepest folder the prefix names, then filter by the full prefix.
+    const slash = prefix.lastIndexOf('/');
+    const start = slash >= 0 ? path.join(this.root, prefix.slice(0, slash)) : this.root;
+    const stack = [start];
+    while (stack.length) {
+      const dir = stack.pop()!;
+      let entries: fs.Dirent[];
+      try {
+        entries = await fs.promises.readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        // Dot files are ours (the signing key); no key can start with a dot.
+        if (entry.isDirectory()) stack.push(full);
+        else if (entry.isFile() && !entry.name.endsWith(PARTIAL) && !entry.name.startsWith('.')) {
+          const key = path.relative(this.root, full).split(path.sep).join('/');
+          if (!key.startsWith(prefix)) continue;
+          const stat = await fs.promises.stat(full);
+          yield { key, size: stat.size, lastModified: stat.mtime };
+        }
+      }
+    }
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    let count = 0;
+    for await (const object of this.list(prefix)) {
+      await this.delete(object.key);
+      count++;
+    }
+    return count;
+  }
+
+  async presignPut(key: string, options: PresignOptions): Promise<UploadTarget> {
+    assertSafeKey(key);
+    return { method: 'PUT', url: this.options.signUpload(key, options), headers: { 'content-type': 'application/octet-stream' } };
+  }
+
+  async close(): Promise<void> {}
+}
