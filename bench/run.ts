@@ -34,7 +34,30 @@ async function main() {
   });
   const { access_token } = (await login.json()) as { access_token: string };
 
+  // A large workflow: 200 steps in a chain, the size the editor must stay responsive at.
+  const auth = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
+  const post = async (url: string, body: object) =>
+    (await (await fetch(`${address}/api/v1${url}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json()) as { id: string };
+  const workflow = await post('/workflows', { name: 'Bench 200 steps' });
+  let previous = await post('/workflow-steps', { workflow_id: workflow.id, step_type: 'import_csv' });
+  for (let i = 1; i < 200; i++) previous = await post('/workflow-steps', { workflow_id: workflow.id, step_type: 'filter', inputs: [previous.id] });
+  let toggle = 0;
+
   const scenarios: { name: string; opts: autocannon.Options }[] = [
+    {
+      name: 'GET /workflows/{id} (200 steps)',
+      opts: { url: `${address}/api/v1/workflows/${workflow.id}`, headers: { authorization: `Bearer ${access_token}` } },
+    },
+    {
+      name: 'PATCH param-inputs/partial on a 200-step workflow (commit + snapshot)',
+      opts: {
+        url: `${address}/api/v1/workflow-steps/${previous.id}/param-inputs/partial`,
+        method: 'PATCH',
+        headers: auth,
+        body: JSON.stringify({ param_inputs: { condition: 'amount > 0' } }),
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ param_inputs: { condition: `amount > ${toggle++}` } }) }),
+      },
+    },
     { name: 'GET /users/me (token check + 1 query)', opts: { url: `${address}/api/v1/users/me`, headers: { authorization: `Bearer ${access_token}` } } },
     { name: 'GET /users/me without token (401)', opts: { url: `${address}/api/v1/users/me` } },
     {
@@ -50,6 +73,7 @@ async function main() {
   for (const { name, opts } of scenarios) {
     const result = await autocannon({ connections: 10, duration: DURATION, ...opts });
     console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} |`);
+    if (process.env.BENCH_DEBUG) console.log(result.statusCodeStats);
   }
   await app.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -78,6 +78,8 @@ describe('home page', () => {
     const links = within(nav).getAllByRole('link', { hidden: true });
     expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
       ['工作台', '/cn'],
+      ['工作流', '/cn/workflows'],
+      ['作品库', '/cn/gallery'],
       ['设置', '/cn/settings'],
     ]);
     expect(links[0]).toHaveAttribute('aria-current', 'page');

@@ -1,6 +1,8 @@
 import { Route, Routes } from 'react-router-dom';
 import { AppShell } from '../components/AppShell';
 import { NotFoundPage } from '../components/NotFoundPage';
+import { PublicOrAppShell } from '../components/PublicShell';
+import { WorkflowEditorPage } from '../features/workflows/editor/WorkflowEditorPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { RequireAuth } from '../features/auth/RequireAuth';
@@ -20,21 +22,37 @@ function LocalizedRoutes() {
       <Route path="forgot-password" element={<ForgotPasswordPage />} />
       <Route path="reset-password" element={<ResetPasswordPage />} />
       {areas.map(
-        ({ id, path, Page }) =>
+        ({ id, path, Page, public: isPublic }) =>
           Page && (
             <Route
               key={id}
               path={path.slice(1)}
               element={
+                isPublic ? (
+                  <PublicOrAppShell>
+                    <Page />
+                  </PublicOrAppShell>
+                ) : (
                 <RequireAuth>
                   <AppShell>
                     <Page />
                   </AppShell>
                 </RequireAuth>
+                )
               }
             />
           ),
       )}
+      <Route
+        path="workflows/:workflowId"
+        element={
+          <RequireAuth>
+            <AppShell fluid>
+              <WorkflowEditorPage />
+            </AppShell>
+          </RequireAuth>
+        }
+      />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

@@ -1,6 +1,8 @@
 import type { ComponentType } from 'react';
 import type { IconType } from 'react-icons';
-import { LuLayoutDashboard, LuSettings } from 'react-icons/lu';
+import { LuLayoutDashboard, LuLayoutGrid, LuSettings, LuWorkflow } from 'react-icons/lu';
+import { GalleryPage } from '../features/gallery/GalleryPage';
+import { WorkflowsPage } from '../features/workflows/WorkflowsPage';
 import { SettingsPage } from '../features/users/SettingsPage';
 
 // The signed-in areas, in navigation order. The header, the phone drawer, the dashboard cards and
@@ -17,9 +19,13 @@ export interface Area {
   /** The page, behind sign-in and inside the app shell. The dashboard has none: it is the home
    *  page, which shows the landing page to visitors instead. */
   Page?: ComponentType;
+  /** Visitors may see it too (the public gallery): no sign-in needed. */
+  public?: boolean;
 }
 
 export const areas: Area[] = [
   { id: 'dashboard', path: '/', labelId: 'nav.dashboard', descriptionId: 'nav.dashboard.description', icon: LuLayoutDashboard },
+  { id: 'workflows', path: '/workflows', labelId: 'nav.workflows', descriptionId: 'nav.workflows.description', icon: LuWorkflow, Page: WorkflowsPage },
+  { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', icon: LuLayoutGrid, Page: GalleryPage, public: true },
   { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', icon: LuSettings, Page: SettingsPage },
 ];

@@ -8,7 +8,7 @@ import { NavLinks } from './NavLinks';
 import { UserMenu } from './UserMenu';
 
 /** The signed-in frame: header with logo, area navigation, language and user menu; page below. */
-export function AppShell({ children }: { children: ReactNode }) {
+export function AppShell({ children, fluid = false }: { children: ReactNode; /** Full width, no page padding: the workflow editor's canvas. */ fluid?: boolean }) {
   const intl = useIntl();
   return (
     <Flex direction="column" minH="100dvh" bg="canvas">
@@ -27,10 +27,14 @@ export function AppShell({ children }: { children: ReactNode }) {
           </Flex>
         </Container>
       </Box>
-      <Box as="main" flex="1">
-        <Container maxW="7xl" py={{ base: '6', md: '10' }}>
-          {children}
-        </Container>
+      <Box as="main" flex="1" display="flex" flexDirection="column" minH="0">
+        {fluid ? (
+          children
+        ) : (
+          <Container maxW="7xl" py={{ base: '6', md: '10' }}>
+            {children}
+          </Container>
+        )}
       </Box>
     </Flex>
   );

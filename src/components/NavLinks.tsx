@@ -15,7 +15,8 @@ export function NavLinks({ onNavigate, ...stackProps }: NavLinksProps) {
   return (
     <Stack as="ul" listStyleType="none" gap="1" {...stackProps}>
       {areas.map((area) => {
-        const active = current === area.path;
+        // A workflow's editor (/workflows/:id) belongs to the Workflows area.
+        const active = current === area.path || (area.path !== '/' && current.startsWith(`${area.path}/`));
         return (
           <li key={area.id}>
             <Button

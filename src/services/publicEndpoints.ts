@@ -6,6 +6,7 @@ export const publicEndpoints = new Set<string>([
   'signup',
   'requestPasswordReset',
   'resetPassword',
+  'listPublicWorkflows',
 ]);
 
 export function isPublicEndpoint(endpoint: string): boolean {

@@ -27,7 +27,12 @@ export default fp(
     });
     await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
-    app.get(`${API_PREFIX}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+    // The document cannot change once the app is ready: build and serialise it once.
+    let document: string | null = null;
+    app.get(`${API_PREFIX}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+      document ??= JSON.stringify(app.swagger());
+      return reply.type('application/json; charset=utf-8').send(document);
+    });
   },
   { name: 'openapi', dependencies: ['authentication'] },
 );

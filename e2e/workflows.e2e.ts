@@ -1,0 +1,135 @@
+import type { Page } from 'playwright-core';
+import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
+import { useE2E } from './support/stack';
+import { pathOf, seeNotice, storeToken } from './support/ui';
+
+const e2e = useE2E();
+
+/** Arrive signed in with a token got through the API (signing in is covered by auth.e2e.ts). */
+async function signedInPage(token: string): Promise<Page> {
+  const page = await e2e.newPage();
+  await page.goto('/login');
+  await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
+  await storeToken(page, token);
+  return page;
+}
+
+interface StepJson {
+  id: string;
+  name: string;
+  step_type: string;
+  inputs: string[];
+  param_inputs: Record<string, unknown>;
+}
+
+async function stepsOf(token: string, workflowId: string): Promise<StepJson[]> {
+  const res = await getWithToken(e2e.baseUrl, `/api/v1/workflow-steps?workflow_id=${workflowId}`, token);
+  expect(res.status).toBe(200);
+  return res.body as StepJson[];
+}
+
+/** Waits until the server's copy of the workflow satisfies `check` (writes land asynchronously). */
+async function until(token: string, workflowId: string, check: (steps: StepJson[]) => boolean): Promise<StepJson[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const steps = await stepsOf(token, workflowId);
+    if (check(steps) || Date.now() > deadline) return steps;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('workflow builder', () => {
+  e2e.test(
+    'build a workflow, edit, undo/redo, restore, publish; others find it in the gallery and clone it',
+    async () => {
+      const author = await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Katherine Johnson' }));
+      const token = await logInViaApi(e2e.baseUrl, author);
+      const page = await signedInPage(token);
+
+      // Create from the list.
+      await page.goto('/workflows');
+      await page.getByText('Build your first workflow').waitFor();
+      await page.getByRole('button', { name: 'New workflow' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Name').fill('Orbit clean-up');
+      await dialog.getByLabel('Tags').fill('nasa, orbits');
+      await dialog.getByRole('button', { name: 'Create and open' }).click();
+      await page.waitForURL(/\/workflows\/[0-9a-f-]{36}$/);
+      const workflowId = pathOf(page).split('/').pop()!;
+      await page.getByRole('button', { name: 'Rename Orbit clean-up' }).waitFor();
+
+      // Three steps from the catalogue: each is added after the selected one, connected.
+      const nodes = page.getByTestId('step-node');
+      await page.getByRole('button', { name: 'Add step Import CSV' }).click();
+      await nodes.nth(0).waitFor();
+      await page.getByRole('button', { name: 'Add step Filter rows' }).click();
+      await nodes.nth(1).waitFor();
+      // Search by meaning: plain words find the deduplicate step.
+      await page.getByRole('searchbox', { name: 'Search steps' }).fill('remove duplicate rows');
+      await page.getByRole('list', { name: 'Matching steps' }).getByRole('button', { name: 'Add step Remove duplicates' }).first().click();
+      await nodes.nth(2).waitFor();
+      let steps = await until(token, workflowId, (s) => s.length === 3);
+      const [csv, filter, dedupe] = ['import_csv', 'filter', 'deduplicate'].map((type) => steps.find((s) => s.step_type === type)!);
+      expect(filter.inputs).toEqual([csv.id]);
+      expect(dedupe.inputs).toEqual([filter.id]);
+
+      // Set params on the filter step through its generated form.
+      await page.locator('.react-flow__node', { hasText: 'Filter rows' }).click();
+      const inspector = page.getByRole('complementary', { name: 'Step settings' });
+      await inspector.getByLabel('Condition').fill("status = 'paid'");
+      await inspector.getByLabel('Matching rows').selectOption('remove');
+      await inspector.getByRole('button', { name: 'Save settings' }).click();
+      steps = await until(token, workflowId, (s) => s.find((x) => x.id === filter.id)?.param_inputs.condition === "status = 'paid'");
+      expect(steps.find((x) => x.id === filter.id)!.param_inputs).toMatchObject({ condition: "status = 'paid'", mode: 'remove' });
+
+      // Undo with the button, redo with the keyboard (outside any text field).
+      await page.getByRole('button', { name: 'Undo', exact: true }).click();
+      await seeNotice(page, /Undid: Changed the settings of Filter rows/);
+      steps = await until(token, workflowId, (s) => s.find((x) => x.id === filter.id)?.param_inputs.condition === undefined);
+      expect(steps.find((x) => x.id === filter.id)!.param_inputs.condition).toBeUndefined();
+      await page.locator('.react-flow__pane').click();
+      await page.keyboard.press('Control+Shift+Z');
+      await seeNotice(page, /Redid: Changed the settings of Filter rows/);
+      await until(token, workflowId, (s) => s.find((x) => x.id === filter.id)?.param_inputs.condition === "status = 'paid'");
+      expect(await page.getByRole('button', { name: 'Redo', exact: true }).isDisabled()).toBe(true);
+
+      // Restore the commit that added the filter (#3): two steps, as a new change.
+      await page.getByRole('tab', { name: 'History' }).click();
+      await page.getByRole('button', { name: 'Restore version 3' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
+      await seeNotice(page, /Restored #3/);
+      steps = await until(token, workflowId, (s) => s.length === 2);
+      expect(steps.map((s) => s.step_type).sort()).toEqual(['filter', 'import_csv']);
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="step-node"]').length === 2);
+
+      // Publish.
+      await page.getByText('Publish', { exact: true }).click();
+      await seeNotice(page, 'Published to the gallery.');
+
+      // Anyone can see it in the gallery, signed out.
+      const visitor = await e2e.newPage();
+      await visitor.goto('/gallery');
+      const card = visitor.getByRole('listitem', { name: 'Orbit clean-up' });
+      await card.waitFor();
+      await card.getByText('by Katherine Johnson').waitFor();
+      await card.getByText('2 steps').waitFor();
+      await card.getByRole('link', { name: 'Sign in to clone' }).waitFor();
+
+      // Another user clones it into their account and lands in the copy's editor.
+      const other = await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Dorothy Vaughan' }));
+      const otherToken = await logInViaApi(e2e.baseUrl, other);
+      const otherPage = await signedInPage(otherToken);
+      await otherPage.goto('/gallery');
+      await otherPage.getByRole('button', { name: 'Clone Orbit clean-up' }).click();
+      await seeNotice(otherPage, 'Workflow copied to your account.');
+      await otherPage.waitForURL((url) => /^\/workflows\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(workflowId));
+      await otherPage.getByRole('button', { name: 'Rename Copy of Orbit clean-up' }).waitFor();
+      await otherPage.waitForFunction(() => document.querySelectorAll('[data-testid="step-node"]').length === 2);
+      const copyId = pathOf(otherPage).split('/').pop()!;
+      expect((await stepsOf(otherToken, copyId)).length).toBe(2);
+      // The original stays the author's.
+      expect((await getWithToken(e2e.baseUrl, `/api/v1/workflows/${workflowId}`, otherToken)).status).toBe(404);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,59 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { api } from '../../test/handlers';
+import { renderWithProviders } from '../../test/renderWithProviders';
+import { server } from '../../test/server';
+import { UndoRedoControls } from './UndoRedoControls';
+
+const write = (send: (v: number | undefined) => PromiseLike<unknown>) => Promise.resolve(send(5)) as never;
+
+function record() {
+  const calls: { action: string; body: unknown }[] = [];
+  const answer = (action: string) =>
+    http.post(api(`/workflow-history/${action}`), async ({ request }) => {
+      calls.push({ action, body: await request.json() });
+      return HttpResponse.json({ id: 'w-1', version: 6, can_undo: true, can_redo: true, message: action === 'undo' ? 'Undid: Added step' : 'Redid: Added step' });
+    });
+  server.use(answer('undo'), answer('redo'));
+  return calls;
+}
+
+describe('undo / redo', () => {
+  it('buttons call the endpoints with the workflow id', async () => {
+    const calls = record();
+    const { user } = renderWithProviders(<UndoRedoControls workflowId="w-1" canUndo canRedo write={write} />);
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText('Undid: Added step')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Redo' }));
+    await waitFor(() => expect(calls.map((c) => c.action)).toEqual(['undo', 'redo']));
+    expect(calls[0].body).toEqual({ workflow_id: 'w-1', version: 5 });
+  });
+
+  it('are disabled from can_undo / can_redo, and so are the shortcuts', async () => {
+    const calls = record();
+    renderWithProviders(<UndoRedoControls workflowId="w-1" canUndo={false} canRedo={false} write={write} />);
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Redo' })).toBeDisabled();
+    fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toEqual([]);
+  });
+
+  it('Ctrl/Cmd+Z undoes, Shift+Ctrl/Cmd+Z redoes, but not while typing', async () => {
+    const calls = record();
+    renderWithProviders(
+      <>
+        <input aria-label="Somewhere to type" />
+        <UndoRedoControls workflowId="w-1" canUndo canRedo write={write} />
+      </>,
+    );
+    fireEvent.keyDown(screen.getByLabelText('Somewhere to type'), { key: 'z', ctrlKey: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toEqual([]);
+
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    await waitFor(() => expect(calls.map((c) => c.action)).toEqual(['undo']));
+    fireEvent.keyDown(document.body, { key: 'Z', metaKey: true, shiftKey: true });
+    await waitFor(() => expect(calls.map((c) => c.action)).toEqual(['undo', 'redo']));
+  });
+});

@@ -1,0 +1,355 @@
+import {
+  Box,
+  Button,
+  CloseButton,
+  Field,
+  Flex,
+  HStack,
+  Input,
+  NativeSelect,
+  Switch,
+  Tag,
+  Text,
+  Textarea,
+} from '@chakra-ui/react';
+import { memo, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { LuBraces } from 'react-icons/lu';
+import { useIntl } from 'react-intl';
+import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
+import type { VariableFields } from '../variables/variablesApi';
+
+// One control per param type, chosen from the step type's param schema (ParamType): the form is
+// generated, never written per step type.
+
+export interface ControlProps {
+  param: ParamOut;
+  id: string;
+  value: unknown;
+  invalid: boolean;
+  onChange: (value: unknown) => void;
+  references: VariableFields | undefined;
+}
+
+/** "Insert variable or field": adds {{var.NAME}} / {{field.NAME}} at the cursor of a text control.
+ *  A small list of buttons (not a floating menu), so it works the same with keyboard and touch. */
+function InsertReference({ references, onInsert }: { references: VariableFields | undefined; onInsert: (text: string) => void }) {
+  const intl = useIntl();
+  const [open, setOpen] = useState(false);
+  const variables = references?.variables ?? [];
+  const fields = references?.fields ?? [];
+  const group = (title: string, items: { reference: string; hint?: string }[], emptyText: string) => (
+    <Box>
+      <Text textStyle="xs" fontWeight="semibold" color="fg.muted" px="2" pt="1.5" pb="1">
+        {title}
+      </Text>
+      {items.length === 0 ? (
+        <Text textStyle="xs" color="fg.subtle" px="2" pb="1.5">
+          {emptyText}
+        </Text>
+      ) : (
+        items.map((item) => (
+          <Button
+            key={item.reference}
+            role="menuitem"
+            variant="ghost"
+            size="xs"
+            w="full"
+            justifyContent="space-between"
+            fontFamily="mono"
+            fontWeight="normal"
+            onClick={() => {
+              onInsert(item.reference);
+              setOpen(false);
+            }}
+          >
+            {item.reference}
+            {item.hint && (
+              <Text as="span" color="fg.subtle" fontFamily="body">
+                {item.hint}
+              </Text>
+            )}
+          </Button>
+        ))
+      )}
+    </Box>
+  );
+  return (
+    <Box
+      position="relative"
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') setOpen(false);
+      }}
+    >
+      <Button size="2xs" variant="ghost" colorPalette="brand" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen((o) => !o)}>
+        <LuBraces aria-hidden />
+        {intl.formatMessage({ id: 'params.insert' })}
+      </Button>
+      {open && (
+        <Box
+          role="menu"
+          position="absolute"
+          right="0"
+          top="full"
+          mt="1"
+          zIndex="dropdown"
+          bg="bg.panel"
+          borderWidth="1px"
+          rounded="lg"
+          shadow="lg"
+          minW="60"
+          maxH="72"
+          overflowY="auto"
+          p="1"
+        >
+          {group(
+            intl.formatMessage({ id: 'params.insert.variables' }),
+            variables.map((v) => ({ reference: v.reference, hint: v.type })),
+            intl.formatMessage({ id: 'params.insert.noVariables' }),
+          )}
+          {group(intl.formatMessage({ id: 'params.insert.fields' }), fields, references?.notes[0] ?? intl.formatMessage({ id: 'params.insert.noFields' }))}
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function TextWithReferences({ param, id, value, invalid, onChange, references }: ControlProps) {
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const text = String(value ?? '');
+  const insert = (snippet: string) => {
+    if (!snippet) return;
+    const el = ref.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? text.length;
+    onChange(text.slice(0, start) + snippet + text.slice(end));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + snippet.length, start + snippet.length);
+    });
+  };
+  return (
+    <Box w="full">
+      <Flex justify="flex-end" mt="-7" mb="1">
+        <InsertReference references={references} onInsert={insert} />
+      </Flex>
+      <Textarea
+        ref={ref}
+        id={id}
+        value={text}
+        rows={param.type === 'template' ? 5 : 3}
+        fontFamily={param.type === 'expression' ? 'mono' : undefined}
+        textStyle="sm"
+        aria-invalid={invalid || undefined}
+        maxLength={param.max_length}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={param.type === 'template'}
+        data-param-type={param.type}
+      />
+    </Box>
+  );
+}
+
+function StringControl({ param, id, value, onChange, references }: ControlProps) {
+  const listId = useId();
+  const columnList = param.type === 'column' ? references?.fields ?? [] : [];
+  return (
+    <>
+      <Input
+        id={id}
+        value={String(value ?? '')}
+        maxLength={param.max_length}
+        onChange={(e) => onChange(e.target.value)}
+        list={columnList.length ? listId : undefined}
+        fontFamily={param.type === 'file' || param.type === 'dataset' ? 'mono' : undefined}
+        data-param-type={param.type}
+        autoComplete="off"
+      />
+      {columnList.length > 0 && (
+        <datalist id={listId}>
+          {columnList.map((f) => (
+            <option key={f.reference} value={f.name} />
+          ))}
+        </datalist>
+      )}
+    </>
+  );
+}
+
+function NumberControl({ param, id, value, onChange }: ControlProps) {
+  return (
+    <Input
+      id={id}
+      inputMode={param.integer ? 'numeric' : 'decimal'}
+      value={String(value ?? '')}
+      onChange={(e) => onChange(e.target.value)}
+      aria-valuemin={param.min}
+      aria-valuemax={param.max}
+      data-param-type="number"
+      autoComplete="off"
+    />
+  );
+}
+
+function SecretControl({ id, value, onChange }: ControlProps) {
+  return <Input id={id} type="password" autoComplete="new-password" value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} data-param-type="secret" />;
+}
+
+function EnumControl({ param, id, value, onChange }: ControlProps) {
+  const intl = useIntl();
+  return (
+    <NativeSelect.Root>
+      <NativeSelect.Field id={id} value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} data-param-type="enum">
+        {!param.required || value === '' ? <option value="">{intl.formatMessage({ id: 'params.choose' })}</option> : null}
+        {(param.options ?? []).map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </NativeSelect.Field>
+      <NativeSelect.Indicator />
+    </NativeSelect.Root>
+  );
+}
+
+function JsonControl({ id, value, invalid, onChange }: ControlProps) {
+  return (
+    <Textarea
+      id={id}
+      value={String(value ?? '')}
+      rows={5}
+      fontFamily="mono"
+      textStyle="xs"
+      aria-invalid={invalid || undefined}
+      onChange={(e) => onChange(e.target.value)}
+      spellCheck={false}
+      data-param-type="json"
+    />
+  );
+}
+
+/** Several column names: typed and added with Enter or a comma, removed with their ×. */
+function ColumnsControl({ param, id, value, onChange, references }: ControlProps) {
+  const intl = useIntl();
+  const listId = useId();
+  const [text, setText] = useState('');
+  const items = Array.isArray(value) ? (value as string[]) : [];
+  const add = () => {
+    const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+    if (names.length) onChange([...items, ...names.filter((n) => !items.includes(n))]);
+    setText('');
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter' || event.key === ',') {
+      event.preventDefault();
+      add();
+    } else if (event.key === 'Backspace' && !text && items.length) {
+      onChange(items.slice(0, -1));
+    }
+  };
+  const fields = references?.fields ?? [];
+  return (
+    <Flex wrap="wrap" gap="1.5" align="center" borderWidth="1px" borderColor="border" rounded="l2" px="2" py="1.5" w="full" _focusWithin={{ borderColor: 'colorPalette.focusRing', outline: '1px solid', outlineColor: 'colorPalette.focusRing' }} data-param-type="columns">
+      {items.map((item) => (
+        <Tag.Root key={item} size="md" variant="subtle" colorPalette="brand">
+          <Tag.Label>{item}</Tag.Label>
+          <Tag.EndElement>
+            <CloseButton size="2xs" aria-label={intl.formatMessage({ id: 'params.columns.remove' }, { name: item })} onClick={() => onChange(items.filter((i) => i !== item))} />
+          </Tag.EndElement>
+        </Tag.Root>
+      ))}
+      <Input
+        id={id}
+        unstyled
+        flex="1"
+        minW="24"
+        h="7"
+        outline="none"
+        value={text}
+        placeholder={items.length ? '' : intl.formatMessage({ id: 'params.columns.placeholder' })}
+        list={fields.length ? listId : undefined}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        onBlur={add}
+        aria-describedby={undefined}
+        name={param.name}
+        autoComplete="off"
+      />
+      {fields.length > 0 && (
+        <datalist id={listId}>
+          {fields.map((f) => (
+            <option key={f.reference} value={f.name} />
+          ))}
+        </datalist>
+      )}
+    </Flex>
+  );
+}
+
+const controls: Record<ParamOut['type'], ComponentType<ControlProps>> = {
+  string: StringControl,
+  column: StringControl,
+  file: StringControl,
+  dataset: StringControl,
+  number: NumberControl,
+  boolean: () => null,
+  enum: EnumControl,
+  columns: ColumnsControl,
+  expression: TextWithReferences,
+  template: TextWithReferences,
+  secret: SecretControl,
+  json: JsonControl,
+};
+
+interface ParamFieldProps {
+  param: ParamOut;
+  value: unknown;
+  error: string | null;
+  references: VariableFields | undefined;
+  onChange: (name: string, value: unknown) => void;
+}
+
+/** Label (with the required mark), the control for the param's type, then its error or help. */
+export const ParamField = memo(function ParamField({ param, value, error, references, onChange }: ParamFieldProps) {
+  const intl = useIntl();
+  const id = `param-${param.name}`;
+  const change = (v: unknown) => onChange(param.name, v);
+  const range =
+    param.type === 'number' && (param.min !== undefined || param.max !== undefined)
+      ? param.min !== undefined && param.max !== undefined
+        ? intl.formatMessage({ id: 'params.range' }, { min: param.min, max: param.max })
+        : param.min !== undefined
+          ? intl.formatMessage({ id: 'params.atLeast' }, { min: param.min })
+          : intl.formatMessage({ id: 'params.atMost' }, { max: param.max ?? 0 })
+      : null;
+  const help = [param.help, range].filter(Boolean).join(' ');
+
+  if (param.type === 'boolean') {
+    return (
+      <Field.Root invalid={Boolean(error)} data-param={param.name}>
+        <Switch.Root checked={value === true} onCheckedChange={(d) => change(d.checked)} colorPalette="brand" size="sm">
+          <Switch.HiddenInput id={id} data-param-type="boolean" />
+          <Switch.Control />
+          <Switch.Label fontWeight="medium">{param.label}</Switch.Label>
+        </Switch.Root>
+        {error ? <Field.ErrorText>{error}</Field.ErrorText> : help ? <Field.HelperText>{help}</Field.HelperText> : null}
+      </Field.Root>
+    );
+  }
+
+  const Control = controls[param.type] ?? StringControl;
+  return (
+    <Field.Root invalid={Boolean(error)} required={param.required} data-param={param.name}>
+      <HStack w="full" justify="space-between">
+        <Field.Label htmlFor={id}>
+          {param.label}
+          <Field.RequiredIndicator />
+        </Field.Label>
+      </HStack>
+      <Control param={param} id={id} value={value} invalid={Boolean(error)} onChange={change} references={references} />
+      {error ? <Field.ErrorText>{error}</Field.ErrorText> : help ? <Field.HelperText>{help}</Field.HelperText> : null}
+    </Field.Root>
+  );
+});

@@ -1,0 +1,153 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { ParamOut, StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
+import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
+import { api } from '../../test/handlers';
+import { renderWithProviders } from '../../test/renderWithProviders';
+import { server } from '../../test/server';
+import { ParamForm } from './ParamForm';
+import { StepInspector } from './StepInspector';
+
+const p = (name: string, type: ParamOut['type'], extra: Partial<ParamOut> = {}): ParamOut => ({
+  name,
+  type,
+  label: `${name} label`,
+  help: `${name} help`,
+  required: false,
+  ...extra,
+});
+
+const everyType: ParamOut[] = [
+  p('title', 'string', { required: true }),
+  p('count', 'number', { min: 1, max: 10, integer: true }),
+  p('enabled', 'boolean'),
+  p('mode', 'enum', { options: ['keep', 'remove'] }),
+  p('column', 'column'),
+  p('columns', 'columns'),
+  p('condition', 'expression'),
+  p('prompt', 'template'),
+  p('file', 'file'),
+  p('dataset', 'dataset'),
+  p('token', 'secret'),
+  p('mapping', 'json'),
+];
+
+const fieldOf = (name: string) => document.querySelector(`[data-param="${name}"]`) as HTMLElement;
+
+function renderForm(params: ParamOut[], values: Record<string, unknown> = {}, onSave = jest.fn()) {
+  const utils = renderWithProviders(<ParamForm params={params} values={values} references={{ variables: [], fields: [], notes: [] }} serverErrors={{}} saving={false} onSave={onSave} />);
+  return { ...utils, onSave };
+}
+
+describe('param form generated from a param schema', () => {
+  it('renders the right control for every param type, with label, required mark and help', () => {
+    renderForm(everyType, { enabled: true, mode: 'keep', columns: ['a', 'b'], mapping: { a: 'b' } });
+    expect(screen.getByLabelText(/title label/)).toHaveAttribute('data-param-type', 'string');
+    expect(within(fieldOf('title')).getByText('*')).toBeInTheDocument();
+    expect(screen.getByText('title help')).toBeInTheDocument();
+
+    const count = screen.getByLabelText('count label');
+    expect(count).toHaveAttribute('inputmode', 'numeric');
+    expect(within(fieldOf('count')).getByText('count help Between 1 and 10.')).toBeInTheDocument();
+
+    expect(within(fieldOf('enabled')).getByRole('checkbox')).toBeChecked();
+    const mode = screen.getByLabelText('mode label');
+    expect(mode.tagName).toBe('SELECT');
+    expect(within(mode).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose…', 'keep', 'remove']);
+    expect(screen.getByLabelText('column label')).toHaveAttribute('data-param-type', 'column');
+    expect(within(fieldOf('columns')).getByText('a')).toBeInTheDocument();
+    expect(within(fieldOf('columns')).getByRole('button', { name: 'Remove b' })).toBeInTheDocument();
+    for (const name of ['condition', 'prompt']) {
+      expect(screen.getByLabelText(`${name} label`).tagName).toBe('TEXTAREA');
+      expect(within(fieldOf(name)).getByRole('button', { name: 'Insert variable or field' })).toBeInTheDocument();
+    }
+    expect(screen.getByLabelText('file label')).toHaveAttribute('data-param-type', 'file');
+    expect(screen.getByLabelText('dataset label')).toHaveAttribute('data-param-type', 'dataset');
+    expect(screen.getByLabelText('token label')).toHaveAttribute('type', 'password');
+    const mapping = screen.getByLabelText('mapping label');
+    expect(mapping.tagName).toBe('TEXTAREA');
+    expect(mapping).toHaveValue('{\n  "a": "b"\n}');
+  });
+
+  it('checks values inline and sends only what changed', async () => {
+    const { user, onSave } = renderForm([p('title', 'string', { required: true }), p('count', 'number', { min: 1, max: 10, integer: true }), p('mapping', 'json'), p('columns', 'columns')], { title: 'x' });
+    await user.clear(screen.getByLabelText(/title label/));
+    expect(await within(fieldOf('title')).findByText('This setting is required.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/title label/), 'Hello');
+
+    await user.type(screen.getByLabelText('count label'), '11');
+    expect(within(fieldOf('count')).getByText('Must be at most 10.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('count label'));
+    await user.type(screen.getByLabelText('count label'), '2.5');
+    expect(within(fieldOf('count')).getByText('Enter a whole number.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('count label'));
+    await user.type(screen.getByLabelText('count label'), '{{{{var.n}}');
+    expect(within(fieldOf('count')).queryByText(/Enter/)).not.toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('mapping label'), '{{oops');
+    expect(within(fieldOf('mapping')).getByText('This is not valid JSON.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).not.toHaveBeenCalled();
+    await user.clear(screen.getByLabelText('mapping label'));
+
+    await user.type(screen.getByLabelText('columns label'), 'city{Enter}zip,');
+    expect(within(fieldOf('columns')).getByText('city')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({ title: 'Hello', count: '{{var.n}}', columns: ['city', 'zip'] });
+  });
+});
+
+const filterInfo: StepInfoOut = {
+  id: 'filter',
+  name: 'Filter rows',
+  description: 'Keep only the rows that match a condition.',
+  category: 'transform',
+  tags: ['filter'],
+  params: [p('condition', 'expression', { required: true }), p('mode', 'enum', { options: ['keep', 'remove'], default: 'keep' })],
+  inputs: { min: 1, max: 1 },
+  outputs: ['dataset'],
+  cost: { per: 'run', credits: 0, note: '' },
+  customized: false,
+};
+
+const step: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'filter', name: 'Filter rows', param_inputs: { mode: 'keep' }, inputs: ['s-0'], position: { x: 0, y: 0 } };
+
+describe('step inspector', () => {
+  beforeEach(() => {
+    server.use(
+      http.get(api('/workflows/w-1/steps/s-1/variable-fields'), () =>
+        HttpResponse.json({ variables: [{ name: 'limit', type: 'number', reference: '{{var.limit}}' }], fields: [{ name: 'city', reference: '{{field.city}}', from_step_id: 's-0' }], notes: [] }),
+      ),
+    );
+  });
+
+  it('shows a server 422 on a param under that field and saves through param-inputs/partial', async () => {
+    let sent: unknown = null;
+    let ifMatch: string | null = null;
+    server.use(
+      http.patch(api('/workflow-steps/s-1/param-inputs/partial'), async ({ request }) => {
+        sent = await request.json();
+        ifMatch = request.headers.get('if-match');
+        return HttpResponse.json({ errors: [{ msg: 'Unknown column "nope"', loc: ['body', 'param_inputs', 'condition'] }] }, { status: 422 });
+      }),
+    );
+    const write = jest.fn((send: (v: number | undefined) => PromiseLike<unknown>) => Promise.resolve(send(7)));
+    const { user } = renderWithProviders(
+      <StepInspector workflowId="w-1" step={step} info={filterInfo} write={write as never} onClose={jest.fn()} onDelete={jest.fn()} onDuplicate={jest.fn()} />,
+    );
+    const condition = screen.getByLabelText(/condition label/);
+    // The picker offers the variables and input fields the server says this step may use.
+    await user.click(within(fieldOf('condition')).getByRole('button', { name: 'Insert variable or field' }));
+    await user.click(await screen.findByRole('menuitem', { name: '{{field.city}}' }));
+    await waitFor(() => expect(condition).toHaveValue('{{field.city}}'));
+    await user.type(condition, ' > nope');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+
+    expect(await within(fieldOf('condition')).findByText('Unknown column "nope"')).toBeInTheDocument();
+    expect(sent).toEqual({ param_inputs: { condition: '{{field.city}} > nope' } });
+    expect(ifMatch).toBe('"7"');
+    // Editing the field clears the server's complaint.
+    await user.type(condition, 'x');
+    expect(within(fieldOf('condition')).queryByText('Unknown column "nope"')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,100 @@
+import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
+
+// The param form edits text for numbers and JSON (so half-typed values and {{var.x}} references
+// are possible) and real values for the rest. These pure functions convert and check.
+
+export type Draft = Record<string, unknown>;
+export type Translate = (id: string, values?: Record<string, string | number>) => string;
+
+const WHOLE_REFERENCE = /^\s*\{\{\s*(var|field)\.[^{}]+\}\}\s*$/;
+
+export function isReference(value: unknown): boolean {
+  return typeof value === 'string' && WHOLE_REFERENCE.test(value);
+}
+
+/** The value as the form's control holds it. */
+export function toDraft(param: ParamOut, value: unknown): unknown {
+  const v = value === undefined ? param.default : value;
+  switch (param.type) {
+    case 'number':
+      return v === undefined || v === null ? '' : String(v);
+    case 'json':
+      if (v === undefined || v === null) return '';
+      return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+    case 'boolean':
+      return isReference(v) ? v : v === true;
+    case 'columns':
+      return Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : [];
+    default:
+      return v === undefined || v === null ? '' : String(v);
+  }
+}
+
+/** The value to send; null clears the param (merge semantics of param-inputs/partial). */
+export function fromDraft(param: ParamOut, draft: unknown): unknown {
+  switch (param.type) {
+    case 'number': {
+      const text = String(draft ?? '').trim();
+      if (!text) return null;
+      if (isReference(text)) return text;
+      return Number(text);
+    }
+    case 'json': {
+      const text = String(draft ?? '').trim();
+      if (!text) return null;
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text;
+      }
+    }
+    case 'boolean':
+      return draft;
+    case 'columns':
+      return Array.isArray(draft) && draft.length > 0 ? draft : null;
+    default: {
+      const text = String(draft ?? '');
+      return text === '' ? null : text;
+    }
+  }
+}
+
+/** The problem with a draft value, in the page's language, or null when it may be sent. */
+export function checkDraft(param: ParamOut, draft: unknown, t: Translate): string | null {
+  const empty = draft === '' || draft === null || draft === undefined || (Array.isArray(draft) && draft.length === 0);
+  if (empty) return param.required ? t('params.error.required') : null;
+  if (isReference(draft)) return null;
+  if (param.type === 'number') {
+    const text = String(draft).trim();
+    const n = Number(text);
+    if (!text || !Number.isFinite(n)) return t('params.error.number');
+    if (param.integer && !Number.isInteger(n)) return t('params.error.integer');
+    if (param.min !== undefined && n < param.min) return t('params.error.min', { min: param.min });
+    if (param.max !== undefined && n > param.max) return t('params.error.max', { max: param.max });
+  }
+  if (param.type === 'json') {
+    try {
+      JSON.parse(String(draft));
+    } catch {
+      return t('params.error.json');
+    }
+  }
+  if (param.type === 'enum' && param.options && !param.options.includes(String(draft))) return t('params.error.enum');
+  if (typeof draft === 'string' && param.max_length !== undefined && draft.length > param.max_length) {
+    return t('params.error.maxLength', { max: param.max_length });
+  }
+  return null;
+}
+
+export const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Server 422 items whose loc is ["body","param_inputs",NAME] → { NAME: msg }. */
+export function paramErrorsFrom(error: unknown): Record<string, string> {
+  const data = (error as { data?: unknown } | undefined)?.data as { errors?: { msg: string; loc?: (string | number)[] }[] } | undefined;
+  const found: Record<string, string> = {};
+  for (const item of data?.errors ?? []) {
+    const loc = item.loc ?? [];
+    if (loc[0] === 'body' && loc[1] === 'param_inputs' && typeof loc[2] === 'string' && !found[loc[2]]) found[loc[2]] = item.msg;
+  }
+  return found;
+}

@@ -1,0 +1,105 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { WorkflowSummaryOut } from '../../../server/src/modules/workflows/workflows.schemas';
+import { api } from '../../test/handlers';
+import { currentLocation, renderApp } from '../../test/renderWithProviders';
+import { server } from '../../test/server';
+
+const summary = (id: string, name: string, extra: Partial<WorkflowSummaryOut> = {}): WorkflowSummaryOut => ({
+  id,
+  name,
+  description: `${name} description`,
+  tags: ['sales'],
+  visibility: 'private',
+  version: 3,
+  step_count: 2,
+  clone_count: 0,
+  cloned_from_id: null,
+  published_at: null,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-20T10:00:00.000Z',
+  ...extra,
+});
+
+describe('workflows list', () => {
+  beforeEach(() => localStorage.setItem('accessToken', 'good'));
+
+  it('invites creating the first workflow when there is none', async () => {
+    server.use(http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })));
+    renderApp({ route: '/workflows' });
+    expect(await screen.findByText('Build your first workflow')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create a workflow' })).toBeInTheDocument();
+  });
+
+  it('searches (debounced) and sorts through the query', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(api('/workflows'), ({ request }) => {
+        const url = new URL(request.url);
+        seen.push(url.search);
+        const q = url.searchParams.get('q');
+        const items = [summary('w-1', 'Weekly sales'), summary('w-2', 'Churn report')].filter((w) => !q || w.name.toLowerCase().includes(q));
+        return HttpResponse.json({ items, total: items.length, page: 1, page_size: 24 });
+      }),
+    );
+    const { user } = renderApp({ route: '/workflows' });
+    expect(await screen.findByRole('link', { name: 'Churn report' })).toBeInTheDocument();
+    await user.type(screen.getByRole('searchbox', { name: 'Search workflows' }), 'weekly');
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Churn report' })).not.toBeInTheDocument());
+    expect(screen.getByRole('link', { name: 'Weekly sales' })).toHaveAttribute('href', '/workflows/w-1');
+    // One request for the whole word, not one per keystroke.
+    expect(seen.filter((s) => s.includes('q=')).length).toBe(1);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'name');
+    await waitFor(() => expect(seen.at(-1)).toContain('sort=name'));
+    expect(seen.at(-1)).toContain('order=asc');
+  });
+
+  it('deletes only after the confirm dialog', async () => {
+    let items = [summary('w-1', 'Weekly sales')];
+    let deleted: string | null = null;
+    server.use(
+      http.get(api('/workflows'), () => HttpResponse.json({ items, total: items.length, page: 1, page_size: 24 })),
+      http.delete(api('/workflows/:id'), ({ params }) => {
+        deleted = params.id as string;
+        items = [];
+        return HttpResponse.json({ message: 'Workflow deleted.' });
+      }),
+    );
+    const { user } = renderApp({ route: '/workflows' });
+    await user.click(await screen.findByRole('button', { name: 'Delete Weekly sales' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/“Weekly sales” and its whole history will be deleted/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(deleted).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Delete Weekly sales' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Workflow deleted.')).toBeInTheDocument();
+    expect(deleted).toBe('w-1');
+    expect(await screen.findByText('Build your first workflow')).toBeInTheDocument();
+  });
+
+  it('creates a workflow from the dialog and opens it in the editor', async () => {
+    let body: unknown = null;
+    server.use(
+      http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })),
+      http.post(api('/workflows'), async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ ...summary('w-9', 'Leads'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false, message: 'Workflow created.' }, { status: 201 });
+      }),
+      http.get(api('/workflows/w-9'), () => HttpResponse.json({ ...summary('w-9', 'Leads'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false })),
+      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 200, ranking: 'catalogue' })),
+    );
+    const { user } = renderApp({ route: '/workflows' });
+    await user.click(await screen.findByRole('button', { name: 'New workflow' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Create and open' }));
+    expect(within(dialog).getByText('Give your workflow a name.')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/Name/), 'Leads');
+    await user.type(within(dialog).getByLabelText('Tags'), 'crm, weekly, crm');
+    await user.click(within(dialog).getByRole('button', { name: 'Create and open' }));
+    await waitFor(() => expect(currentLocation()).toBe('/workflows/w-9'));
+    expect(body).toEqual({ name: 'Leads', description: '', tags: ['crm', 'weekly'] });
+  });
+});

@@ -1,0 +1,133 @@
+import { Badge, Box, Button, Flex, HStack, IconButton, Input, Switch, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { LuArrowLeft, LuCopy, LuGlobe, LuPencil } from 'react-icons/lu';
+import { useIntl } from 'react-intl';
+import { useNavigate } from 'react-router-dom';
+import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
+import { LocaleLink } from '../../../i18n/LocaleLink';
+import { useLocalePath } from '../../../i18n/useLocale';
+import { useCloneWorkflowMutation } from '../../clone/cloneApi';
+import { UndoRedoControls } from '../../history/UndoRedoControls';
+import { usePublishWorkflowMutation, useUpdateWorkflowMutation } from '../workflowsApi';
+
+type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
+
+/** The workflow's name (click to rename), undo/redo, publish and clone. */
+export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; write: Write }) {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const navigate = useNavigate();
+  const localePath = useLocalePath();
+  const [editingName, setEditingName] = useState(false);
+  const [name, setName] = useState(workflow.name);
+  const [updateWorkflow] = useUpdateWorkflowMutation();
+  const [publish, { isLoading: publishing }] = usePublishWorkflowMutation();
+  const [cloneWorkflow, { isLoading: cloning }] = useCloneWorkflowMutation();
+  const published = workflow.visibility === 'published';
+
+  const saveName = () => {
+    setEditingName(false);
+    const next = name.trim();
+    if (!next || next === workflow.name) return setName(workflow.name);
+    void write((version) => updateWorkflow({ id: workflow.id, version, changes: { name: next } }));
+  };
+
+  const clone = async () => {
+    const result = await cloneWorkflow({ id: workflow.id });
+    if ('data' in result && result.data) navigate(localePath(`/workflows/${result.data.id}`));
+  };
+
+  return (
+    <Flex
+      align="center"
+      gap={{ base: '2', md: '3' }}
+      px={{ base: '3', md: '4' }}
+      py="2"
+      borderBottomWidth="1px"
+      borderColor="border.muted"
+      bg="bg.panel"
+      wrap={{ base: 'wrap', md: 'nowrap' }}
+    >
+      <IconButton asChild variant="ghost" size="sm" aria-label={t('editor.back')}>
+        <LocaleLink to="/workflows">
+          <LuArrowLeft />
+        </LocaleLink>
+      </IconButton>
+      {/* On a phone the name keeps its own row; the controls wrap below it. */}
+      <Box flex="1" minW={{ base: 'calc(100% - 3rem)', md: '0' }}>
+        {editingName ? (
+          <Input
+            size="sm"
+            fontWeight="semibold"
+            fontSize="md"
+            maxW="md"
+            value={name}
+            maxLength={200}
+            autoFocus
+            aria-label={t('editor.name')}
+            onChange={(e) => setName(e.target.value)}
+            onBlur={saveName}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') saveName();
+              if (e.key === 'Escape') {
+                setName(workflow.name);
+                setEditingName(false);
+              }
+            }}
+          />
+        ) : (
+          <HStack gap="2" minW="0">
+            <Button
+              variant="ghost"
+              size="sm"
+              px="2"
+              fontWeight="semibold"
+              fontSize="md"
+              maxW="full"
+              onClick={() => {
+                setName(workflow.name);
+                setEditingName(true);
+              }}
+              aria-label={intl.formatMessage({ id: 'editor.rename' }, { name: workflow.name })}
+              className="group"
+            >
+              <Text as="h1" truncate>
+                {workflow.name}
+              </Text>
+              <LuPencil aria-hidden opacity={0.5} />
+            </Button>
+            <Badge variant="subtle" size="sm" display={{ base: 'none', md: 'inline-flex' }} title={t('editor.versionHint')}>
+              v{workflow.version}
+            </Badge>
+            {published && (
+              <Badge colorPalette="green" variant="subtle" size="sm" display={{ base: 'none', md: 'inline-flex' }}>
+                <LuGlobe aria-hidden />
+                {t('workflows.published')}
+              </Badge>
+            )}
+          </HStack>
+        )}
+      </Box>
+      <HStack gap={{ base: '2', md: '3' }} flexShrink="0">
+        <UndoRedoControls workflowId={workflow.id} canUndo={workflow.can_undo} canRedo={workflow.can_redo} write={write} />
+        <Switch.Root
+          checked={published}
+          disabled={publishing}
+          onCheckedChange={(d) => void publish({ id: workflow.id, published: d.checked })}
+          colorPalette="green"
+          size="sm"
+        >
+          <Switch.HiddenInput />
+          <Switch.Control />
+          <Switch.Label textStyle="sm">{t('editor.publish')}</Switch.Label>
+        </Switch.Root>
+        <Button size="sm" variant="outline" loading={cloning} onClick={clone}>
+          <LuCopy aria-hidden />
+          <Box as="span" display={{ base: 'none', sm: 'inline' }}>
+            {t('workflows.clone')}
+          </Box>
+        </Button>
+      </HStack>
+    </Flex>
+  );
+}

@@ -1,0 +1,137 @@
+import { Box } from '@chakra-ui/react';
+import {
+  applyNodeChanges,
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type NodeChange,
+  type OnSelectionChangeParams,
+  type XYPosition,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useIntl } from 'react-intl';
+import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
+import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
+import { deriveEdges, deriveNodes, type NodeCache, type StepFlowNode } from './graph';
+import { nodeTypes } from './StepNode';
+
+/** What the catalogue puts on a drag so the canvas knows which step type was dropped. */
+export const STEP_DRAG_TYPE = 'application/x-stepwise-step';
+
+interface StepCanvasProps {
+  steps: StepOut[];
+  catalogue: Map<string, StepInfoOut> | undefined;
+  selected: ReadonlySet<string>;
+  onSelect: (ids: string[]) => void;
+  onConnect: (source: string, target: string) => void;
+  onRemoveEdges: (edges: Edge[]) => void;
+  onRemoveSteps: (ids: string[]) => void;
+  onMoved: (moves: { id: string; position: XYPosition }[]) => void;
+  onDropStep: (stepInfoId: string, position: XYPosition) => void;
+}
+
+const DELETE_KEYS = ['Backspace', 'Delete'];
+const fitViewOptions = { padding: 0.3, maxZoom: 1.1 };
+const proOptions = { hideAttribution: true };
+
+/**
+ * The step graph. Nodes and edges come from the server's workflow; ReactFlow keeps only what is
+ * purely local (measured sizes, a drag in progress). Deleting, connecting and moving are reported
+ * up and done by the server; the canvas then follows the refreshed workflow.
+ */
+export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep }: StepCanvasProps) {
+  const intl = useIntl();
+  const { screenToFlowPosition } = useReactFlow();
+  const cache = useRef<NodeCache>(new Map());
+  const mergedFrom = useRef(new WeakMap<StepFlowNode, StepFlowNode>());
+  const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current), [steps, catalogue, selected]);
+  const edges = useMemo(() => deriveEdges(steps), [steps]);
+  const [nodes, setNodes] = useState<StepFlowNode[]>(base);
+
+  useEffect(() => {
+    setNodes((previous) => {
+      const byId = new Map(previous.map((n) => [n.id, n]));
+      return base.map((node) => {
+        const local = byId.get(node.id);
+        if (!local || local === node || mergedFrom.current.get(local) === node) return local ?? node;
+        // Keep what ReactFlow measured, or the node would be hidden until measured again.
+        const merged = { ...node, measured: local.measured };
+        mergedFrom.current.set(merged, node);
+        return merged;
+      });
+    });
+  }, [base]);
+
+  const onNodesChange = useCallback((changes: NodeChange<StepFlowNode>[]) => {
+    // Removal goes through onBeforeDelete (the server decides); everything else is local.
+    setNodes((current) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), current));
+  }, []);
+
+  const onSelectionChange = useCallback(({ nodes: picked }: OnSelectionChangeParams) => onSelect(picked.map((n) => n.id)), [onSelect]);
+
+  const onBeforeDelete = useCallback(
+    async ({ nodes: gone, edges: cut }: { nodes: StepFlowNode[]; edges: Edge[] }) => {
+      if (gone.length > 0) onRemoveSteps(gone.map((n) => n.id));
+      else if (cut.length > 0) onRemoveEdges(cut);
+      return false;
+    },
+    [onRemoveEdges, onRemoveSteps],
+  );
+
+  const handleConnect = useCallback((c: Connection) => c.source && c.target && onConnect(c.source, c.target), [onConnect]);
+
+  const onNodeDragStop = useCallback(
+    (_: unknown, _node: StepFlowNode, dragged: StepFlowNode[]) => onMoved(dragged.map((n) => ({ id: n.id, position: n.position }))),
+    [onMoved],
+  );
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (event.dataTransfer.types.includes(STEP_DRAG_TYPE)) {
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+    }
+  }, []);
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const id = event.dataTransfer.getData(STEP_DRAG_TYPE);
+      if (!id) return;
+      event.preventDefault();
+      onDropStep(id, screenToFlowPosition({ x: event.clientX - 110, y: event.clientY - 24 }));
+    },
+    [onDropStep, screenToFlowPosition],
+  );
+
+  return (
+    <Box h="full" w="full" onDragOver={onDragOver} onDrop={onDrop} aria-label={intl.formatMessage({ id: 'editor.canvas' })} role="region">
+      <ReactFlow<StepFlowNode>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onSelectionChange={onSelectionChange}
+        onBeforeDelete={onBeforeDelete}
+        onConnect={handleConnect}
+        onNodeDragStop={onNodeDragStop}
+        deleteKeyCode={DELETE_KEYS}
+        multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+        fitView
+        fitViewOptions={fitViewOptions}
+        minZoom={0.1}
+        proOptions={proOptions}
+        defaultEdgeOptions={{ animated: false, style: { strokeWidth: 2 } }}
+        onlyRenderVisibleElements={steps.length > 80}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} />
+        <Controls showInteractive={false} position="bottom-left" />
+        {steps.length > 6 && <MiniMap pannable zoomable position="bottom-right" />}
+      </ReactFlow>
+    </Box>
+  );
+});

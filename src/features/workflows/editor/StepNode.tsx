@@ -1,0 +1,59 @@
+import { Badge, Box, Flex, Icon, Text } from '@chakra-ui/react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import { LuCircleAlert } from 'react-icons/lu';
+import { useIntl } from 'react-intl';
+import { lookOf } from './categories';
+import type { StepFlowNode } from './graph';
+
+/** One step on the canvas: category colour and icon, name, type; inputs on top, output below.
+ *  Memoised: it re-renders only when its own step or selection changes. */
+export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
+  const intl = useIntl();
+  const look = lookOf(data.category);
+  return (
+    <Box
+      colorPalette={look.palette}
+      w="56"
+      bg="bg.panel"
+      rounded="xl"
+      borderWidth="1px"
+      borderColor={selected ? 'brand.solid' : 'border'}
+      shadow={selected ? '0 0 0 3px var(--chakra-colors-brand-muted), var(--chakra-shadows-md)' : 'sm'}
+      transition="box-shadow 0.15s, border-color 0.15s"
+      data-testid="step-node"
+      aria-label={data.name}
+    >
+      {data.acceptsInputs && <Handle type="target" position={Position.Top} className="step-handle" />}
+      <Flex gap="2.5" align="center" p="2.5">
+        <Flex boxSize="8" flexShrink="0" rounded="lg" align="center" justify="center" bg="colorPalette.subtle" color="colorPalette.fg">
+          <Icon as={look.icon} boxSize="4" aria-hidden />
+        </Flex>
+        <Box minW="0" flex="1">
+          <Text fontWeight="semibold" textStyle="sm" truncate>
+            {data.name}
+          </Text>
+          <Text textStyle="xs" color="fg.muted" truncate>
+            {data.typeName}
+          </Text>
+        </Box>
+        {data.missing > 0 && (
+          <Badge
+            colorPalette="orange"
+            variant="subtle"
+            rounded="full"
+            px="1.5"
+            title={intl.formatMessage({ id: 'editor.node.missing' }, { count: data.missing })}
+            aria-label={intl.formatMessage({ id: 'editor.node.missing' }, { count: data.missing })}
+          >
+            <LuCircleAlert aria-hidden />
+          </Badge>
+        )}
+      </Flex>
+      <Box h="1" bg="colorPalette.solid" roundedBottom="xl" opacity={0.85} />
+      <Handle type="source" position={Position.Bottom} className="step-handle" />
+    </Box>
+  );
+});
+
+export const nodeTypes = { step: StepNode };

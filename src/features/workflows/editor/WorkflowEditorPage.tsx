@@ -1,0 +1,282 @@
+import { Box, Button, Center, Flex, Heading, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
+import { ReactFlowProvider, type Edge, type XYPosition } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { LuHistory, LuLayers, LuMousePointerClick, LuTrash2, LuVariable } from 'react-icons/lu';
+import { useIntl } from 'react-intl';
+import { useParams } from 'react-router-dom';
+import { useAppDispatch } from '../../../app/hooks';
+import { LocaleLink } from '../../../i18n/LocaleLink';
+import { useCloneStepMutation } from '../../clone/cloneApi';
+import { HistoryPanel } from '../../history/HistoryPanel';
+import { useDeleteStepsMutation } from '../../stepConnections/stepConnectionsApi';
+import { CataloguePanel } from '../../stepInfos/CataloguePanel';
+import { useStepCatalogue } from '../../stepInfos/stepInfosApi';
+import { StepInspector } from '../../steps/StepInspector';
+import { useAddStepFromTemplateMutation, useUpdateStepMutation } from '../../steps/stepsApi';
+import { VariablesPanel } from '../../variables/VariablesPanel';
+import { patchWorkflow } from '../cacheUpdates';
+import { useGetWorkflowQuery } from '../workflowsApi';
+import { EditorToolbar } from './EditorToolbar';
+import { inputsAfterConnect } from './graph';
+import { StepCanvas } from './StepCanvas';
+import { useWorkflowWrites } from './useWorkflowWrites';
+
+const MOVE_SAVE_DELAY_MS = 400;
+const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** `/workflows/:id`: the canvas, the catalogue / variables / history panels, the selected step. */
+export function WorkflowEditorPage() {
+  const { workflowId = '' } = useParams();
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const dispatch = useAppDispatch();
+  const { data: workflow, isLoading, isError } = useGetWorkflowQuery(workflowId);
+  const { byId: catalogue } = useStepCatalogue();
+  const { write } = useWorkflowWrites(workflowId);
+  const [addFromTemplate] = useAddStepFromTemplateMutation();
+  const [updateStep] = useUpdateStepMutation();
+  const [deleteSteps] = useDeleteStepsMutation();
+  const [cloneStep] = useCloneStepMutation();
+  const [selectedIds, setSelectedIds] = useState<string[]>([]);
+  const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
+  const pendingMoves = useRef(new Map<string, XYPosition>());
+  const moveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => {
+    if (workflow) document.title = `${workflow.name} · ${intl.formatMessage({ id: 'app.name' })}`;
+  }, [workflow?.name, intl]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Latest steps for callbacks, without making every callback change on every edit.
+  const stepsRef = useRef(workflow?.steps ?? []);
+  stepsRef.current = workflow?.steps ?? [];
+  const catalogueRef = useRef(catalogue);
+  catalogueRef.current = catalogue;
+  const selectedRef = useRef(selectedIds);
+  selectedRef.current = selectedIds;
+
+  const onSelect = useCallback((ids: string[]) => setSelectedIds((prev) => (sameIds(prev, ids) ? prev : ids)), []);
+
+  const addStep = useCallback(
+    async (stepInfoId: string, position?: XYPosition) => {
+      const after = !position && selectedRef.current.length === 1 ? selectedRef.current[0] : undefined;
+      let at = position;
+      if (!at && !after) {
+        const steps = stepsRef.current;
+        const lowest = steps.reduce<XYPosition | null>((low, s) => (!low || s.position.y > low.y ? s.position : low), null);
+        at = lowest ? { x: lowest.x, y: lowest.y + 140 } : { x: 0, y: 0 };
+      }
+      const result = await write((version) =>
+        addFromTemplate({ workflow_id: workflowId, step_info_id: stepInfoId, version, ...(after ? { after_step_id: after } : {}), ...(at ? { x: Math.round(at.x), y: Math.round(at.y) } : {}) }),
+      );
+      if ('data' in result && result.data) setSelectedIds([result.data.id]);
+    },
+    [addFromTemplate, workflowId, write],
+  );
+
+  const onConnect = useCallback(
+    (source: string, target: string) => {
+      const step = stepsRef.current.find((s) => s.id === target);
+      if (!step) return;
+      const inputs = inputsAfterConnect(step, source, catalogueRef.current?.get(step.step_type));
+      // A refused connection (a cycle: 422) is explained by the notices and never drawn: edges
+      // come from the server's workflow only.
+      if (inputs) void write((version) => updateStep({ workflowId, stepId: target, version, changes: { inputs } }));
+    },
+    [updateStep, workflowId, write],
+  );
+
+  const onRemoveEdges = useCallback(
+    (edges: Edge[]) => {
+      const byTarget = new Map<string, Set<string>>();
+      for (const e of edges) byTarget.set(e.target, (byTarget.get(e.target) ?? new Set()).add(e.source));
+      for (const [target, sources] of byTarget) {
+        const step = stepsRef.current.find((s) => s.id === target);
+        if (step) void write((version) => updateStep({ workflowId, stepId: target, version, changes: { inputs: step.inputs.filter((i) => !sources.has(i)) } }));
+      }
+    },
+    [updateStep, workflowId, write],
+  );
+
+  const onRemoveSteps = useCallback(
+    (ids: string[]) => {
+      if (ids.length === 0) return;
+      void write((version) => deleteSteps({ workflowId, stepIds: ids, version }));
+      setSelectedIds([]);
+    },
+    [deleteSteps, workflowId, write],
+  );
+
+  const flushMoves = useCallback(() => {
+    const moves = [...pendingMoves.current];
+    pendingMoves.current.clear();
+    for (const [stepId, position] of moves) {
+      void write((version) => updateStep({ workflowId, stepId, version, changes: { position: { x: Math.round(position.x), y: Math.round(position.y) } } }));
+    }
+  }, [updateStep, workflowId, write]);
+
+  const onMoved = useCallback(
+    (moves: { id: string; position: XYPosition }[]) => {
+      // The canvas keeps the new place at once; the server hears about it when dragging pauses.
+      patchWorkflow(dispatch, workflowId, (draft) => {
+        for (const m of moves) {
+          const step = draft.steps.find((s) => s.id === m.id);
+          if (step) step.position = { x: m.position.x, y: m.position.y };
+        }
+      });
+      for (const m of moves) pendingMoves.current.set(m.id, m.position);
+      clearTimeout(moveTimer.current);
+      moveTimer.current = setTimeout(flushMoves, MOVE_SAVE_DELAY_MS);
+    },
+    [dispatch, flushMoves, workflowId],
+  );
+
+  useEffect(
+    () => () => {
+      clearTimeout(moveTimer.current);
+      if (pendingMoves.current.size) flushMoves();
+    },
+    [flushMoves],
+  );
+
+  const onDuplicate = useCallback(
+    async (stepId: string) => {
+      const result = await write(() => cloneStep({ workflowId, stepId }));
+      if ('data' in result && result.data) setSelectedIds([result.data.id]);
+    },
+    [cloneStep, workflowId, write],
+  );
+
+  if (isLoading) {
+    return (
+      <Center flex="1" py="20">
+        <Spinner color="brand.solid" />
+      </Center>
+    );
+  }
+  if (isError || !workflow) {
+    return (
+      <Center flex="1" py="20">
+        <Stack align="center" gap="4">
+          <Heading size="lg">{t('editor.notFound')}</Heading>
+          <Button asChild variant="outline">
+            <LocaleLink to="/workflows">{t('editor.back')}</LocaleLink>
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+
+  const inspected = selectedIds.length === 1 ? workflow.steps.find((s) => s.id === selectedIds[0]) : undefined;
+  const multi = selectedIds.filter((id) => workflow.steps.some((s) => s.id === id));
+
+  return (
+    <Flex direction="column" flex="1" h={{ base: 'auto', lg: 'calc(100dvh - 4rem)' }} minH="0">
+      <EditorToolbar key={workflow.id} workflow={workflow} write={write} />
+      <Flex flex="1" minH="0" direction={{ base: 'column', lg: 'row' }}>
+        <Box
+          as="aside"
+          order={{ base: 2, lg: 0 }}
+          w={{ base: 'full', lg: '80' }}
+          flexShrink="0"
+          borderRightWidth={{ lg: '1px' }}
+          borderTopWidth={{ base: '1px', lg: 0 }}
+          borderColor="border.muted"
+          bg="bg.panel"
+          display="flex"
+          flexDirection="column"
+          minH="0"
+          maxH={{ base: '70vh', lg: 'none' }}
+        >
+          <Tabs.Root defaultValue="steps" size="sm" variant="line" display="flex" flexDirection="column" flex="1" minH="0" lazyMount>
+            <Tabs.List px="3">
+              <Tabs.Trigger value="steps">
+                <LuLayers aria-hidden />
+                {t('editor.tab.steps')}
+              </Tabs.Trigger>
+              <Tabs.Trigger value="variables">
+                <LuVariable aria-hidden />
+                {t('editor.tab.variables')}
+              </Tabs.Trigger>
+              <Tabs.Trigger value="history">
+                <LuHistory aria-hidden />
+                {t('editor.tab.history')}
+              </Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="steps" flex="1" minH="0" px="4" pb="0" display="flex" flexDirection="column" _open={{ display: 'flex' }}>
+              <CataloguePanel onAdd={addStep} />
+            </Tabs.Content>
+            <Tabs.Content value="variables" flex="1" minH="0" px="4" overflowY="auto">
+              <VariablesPanel workflowId={workflow.id} variables={workflow.variables} write={write} />
+            </Tabs.Content>
+            <Tabs.Content value="history" flex="1" minH="0" px="4" overflowY="auto">
+              <HistoryPanel workflowId={workflow.id} currentVersion={workflow.version} write={write} />
+            </Tabs.Content>
+          </Tabs.Root>
+        </Box>
+
+        <Box flex={{ base: 'none', lg: '1' }} position="relative" h={{ base: '60vh', lg: 'auto' }} minH="0" bg="canvas" order={{ base: 1, lg: 0 }}>
+          <ReactFlowProvider>
+            <StepCanvas
+              steps={workflow.steps}
+              catalogue={catalogue}
+              selected={selected}
+              onSelect={onSelect}
+              onConnect={onConnect}
+              onRemoveEdges={onRemoveEdges}
+              onRemoveSteps={onRemoveSteps}
+              onMoved={onMoved}
+              onDropStep={addStep}
+            />
+          </ReactFlowProvider>
+          {workflow.steps.length === 0 && (
+            <Center position="absolute" inset="0" pointerEvents="none">
+              <Stack align="center" gap="2" maxW="xs" textAlign="center" bg="bg.panel/90" p="6" rounded="2xl" borderWidth="1px" borderStyle="dashed">
+                <LuMousePointerClick size="28" aria-hidden />
+                <Text fontWeight="semibold">{t('editor.empty.title')}</Text>
+                <Text textStyle="sm" color="fg.muted">
+                  {t('editor.empty.body')}
+                </Text>
+              </Stack>
+            </Center>
+          )}
+          {multi.length > 1 && (
+            <Flex position="absolute" top="3" left="50%" transform="translateX(-50%)" gap="3" align="center" bg="bg.panel" shadow="md" rounded="full" px="4" py="1.5" borderWidth="1px" zIndex="10">
+              <Text textStyle="sm">{t('editor.selected', { count: multi.length })}</Text>
+              <Button size="xs" colorPalette="red" variant="subtle" rounded="full" onClick={() => onRemoveSteps(multi)}>
+                <LuTrash2 aria-hidden />
+                {t('editor.deleteSelected')}
+              </Button>
+            </Flex>
+          )}
+        </Box>
+
+        {inspected && (
+          <Box
+            as="aside"
+            order={{ base: 3, lg: 0 }}
+            w={{ base: 'full', lg: '96' }}
+            flexShrink="0"
+            borderLeftWidth={{ lg: '1px' }}
+            borderTopWidth={{ base: '1px', lg: 0 }}
+            borderColor="border.muted"
+            bg="bg.panel"
+            overflowY="auto"
+            px="5"
+            pt="5"
+            aria-label={t('editor.inspector.label')}
+          >
+            <StepInspector
+              workflowId={workflow.id}
+              step={inspected}
+              info={catalogue?.get(inspected.step_type)}
+              write={write}
+              onClose={() => setSelectedIds([])}
+              onDelete={(id) => onRemoveSteps([id])}
+              onDuplicate={onDuplicate}
+            />
+          </Box>
+        )}
+      </Flex>
+    </Flex>
+  );
+}

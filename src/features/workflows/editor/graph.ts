@@ -1,0 +1,72 @@
+import type { Edge, Node } from '@xyflow/react';
+import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
+import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
+
+// The canvas is derived from the server's workflow (kept in RTK Query), never stored twice. Node
+// objects are reused while their step is unchanged, so a change to one step re-renders one node,
+// not two hundred.
+
+export interface StepNodeData extends Record<string, unknown> {
+  name: string;
+  typeName: string;
+  category: string | undefined;
+  /** Required params still empty: the node shows it needs settings. */
+  missing: number;
+  acceptsInputs: boolean;
+}
+
+export type StepFlowNode = Node<StepNodeData, 'step'>;
+
+export function isEmptyValue(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+function missingParams(step: StepOut, info: StepInfoOut | undefined): number {
+  if (!info) return 0;
+  return info.params.filter((p) => p.required && isEmptyValue(step.param_inputs[p.name])).length;
+}
+
+export type NodeCache = Map<string, { step: StepOut; info: StepInfoOut | undefined; selected: boolean; node: StepFlowNode }>;
+
+export function deriveNodes(steps: StepOut[], catalogue: Map<string, StepInfoOut> | undefined, selected: ReadonlySet<string>, cache: NodeCache): StepFlowNode[] {
+  const seen = new Set<string>();
+  const nodes = steps.map((step) => {
+    seen.add(step.id);
+    const info = catalogue?.get(step.step_type);
+    const isSelected = selected.has(step.id);
+    const hit = cache.get(step.id);
+    if (hit && hit.step === step && hit.info === info && hit.selected === isSelected) return hit.node;
+    const node: StepFlowNode = {
+      id: step.id,
+      type: 'step',
+      position: step.position,
+      selected: isSelected,
+      data: {
+        name: step.name,
+        typeName: info?.name ?? step.step_type,
+        category: info?.category,
+        missing: missingParams(step, info),
+        acceptsInputs: info ? info.inputs.max !== 0 : true,
+      },
+    };
+    cache.set(step.id, { step, info, selected: isSelected, node });
+    return node;
+  });
+  for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
+  return nodes;
+}
+
+export const edgeId = (source: string, target: string) => `${source}->${target}`;
+
+export function deriveEdges(steps: StepOut[]): Edge[] {
+  return steps.flatMap((step) =>
+    step.inputs.map((input, index) => ({ id: edgeId(input, step.id), source: input, target: step.id, data: { index } })),
+  );
+}
+
+/** The inputs a step gets when `source` is connected to it: a one-input step swaps its input. */
+export function inputsAfterConnect(target: StepOut, source: string, info: StepInfoOut | undefined): string[] | null {
+  if (target.inputs.includes(source) || source === target.id) return null;
+  if (info?.inputs.max === 1) return [source];
+  return [...target.inputs, source];
+}

@@ -1,0 +1,79 @@
+import type { Static } from '@sinclair/typebox';
+import type { PageOf } from '../../../server/src/http/common.schemas';
+import type {
+  PublicWorkflowOut,
+  WorkflowCreateIn,
+  WorkflowInfoOut,
+  WorkflowListQuery,
+  WorkflowOut,
+  WorkflowSummaryOut,
+  WorkflowUpdateIn,
+} from '../../../server/src/modules/workflows/workflows.schemas';
+import type { MessageOut } from '../../../server/src/http/common.schemas';
+import { baseApi } from '../../services/baseApi';
+import { ifMatch } from './versioning';
+
+// Spec area "Workflows": my workflows, one workflow with its steps and variables, the gallery.
+// The editor reads everything from getWorkflow; every write elsewhere invalidates it by id.
+
+export type PublicWorkflow = Static<typeof PublicWorkflowOut>;
+export type WorkflowListArgs = Partial<WorkflowListQuery>;
+export interface PublicListArgs {
+  page?: number;
+  page_size?: number;
+  q?: string;
+}
+
+const clean = <T extends object>(args: T) =>
+  Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
+
+export const workflowsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    listWorkflows: build.query<PageOf<WorkflowSummaryOut>, WorkflowListArgs>({
+      query: (args) => ({ url: '/workflows', params: clean(args) }),
+      providesTags: (result) => [
+        { type: 'Workflow', id: 'LIST' },
+        ...(result?.items ?? []).map((w) => ({ type: 'Workflow' as const, id: w.id })),
+      ],
+    }),
+    listPublicWorkflows: build.query<PageOf<PublicWorkflow>, PublicListArgs>({
+      query: (args) => ({ url: '/workflows/public', params: clean(args) }),
+      providesTags: [{ type: 'Workflow', id: 'PUBLIC' }],
+    }),
+    getWorkflow: build.query<WorkflowOut, string>({
+      query: (id) => `/workflows/${id}`,
+      providesTags: (_r, _e, id) => [{ type: 'Workflow', id }],
+    }),
+    getWorkflowInfo: build.query<WorkflowInfoOut, string>({
+      query: (id) => `/workflows/${id}/info`,
+      providesTags: (_r, _e, id) => [{ type: 'Workflow', id }],
+    }),
+    createWorkflow: build.mutation<WorkflowOut, WorkflowCreateIn>({
+      query: (body) => ({ url: '/workflows', method: 'POST', body }),
+      invalidatesTags: [{ type: 'Workflow', id: 'LIST' }],
+    }),
+    updateWorkflow: build.mutation<WorkflowOut, { id: string; version?: number; changes: Omit<WorkflowUpdateIn, 'version'> }>({
+      query: ({ id, version, changes }) => ({ url: `/workflows/${id}`, method: 'PUT', body: changes, headers: ifMatch(version) }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Workflow', id }, { type: 'Workflow', id: 'LIST' }, { type: 'Commit', id }],
+    }),
+    deleteWorkflow: build.mutation<MessageOut, string>({
+      query: (id) => ({ url: `/workflows/${id}`, method: 'DELETE' }),
+      invalidatesTags: [{ type: 'Workflow', id: 'LIST' }, { type: 'Workflow', id: 'PUBLIC' }],
+    }),
+    publishWorkflow: build.mutation<WorkflowOut, { id: string; published: boolean }>({
+      query: ({ id, published }) => ({ url: `/workflows/${id}/publish`, method: 'POST', params: { published } }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Workflow', id }, { type: 'Workflow', id: 'LIST' }, { type: 'Workflow', id: 'PUBLIC' }],
+    }),
+  }),
+});
+
+export const {
+  useListWorkflowsQuery,
+  useListPublicWorkflowsQuery,
+  useGetWorkflowQuery,
+  useGetWorkflowInfoQuery,
+  useCreateWorkflowMutation,
+  useUpdateWorkflowMutation,
+  useDeleteWorkflowMutation,
+  usePublishWorkflowMutation,
+} = workflowsApi;
