@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey, ObjectNotFoundError, type ByteRange, type ObjectInfo, type PresignOptions, type Storage, type UploadTarget } from './storage';
+import { assertSafeKey, deleteEachListed, ObjectNotFoundError, type ByteRange, type ObjectInfo, type PresignOptions, type Storage, type UploadTarget } from './storage';
 
 export interface LocalStorageOptions {
   /** The folder every key lives under (DATA_DIR/storage by default). */
@@ -109,13 +109,8 @@ export class LocalStorage implements Storage {
     }
   }
 
-  async deletePrefix(prefix: string): Promise<number> {
-    let count = 0;
-    for await (const object of this.list(prefix)) {
-      await this.delete(object.key);
-      count++;
-    }
-    return count;
+  deletePrefix(prefix: string): Promise<number> {
+    return deleteEachListed(this, prefix);
   }
 
   async presignPut(key: string, options: PresignOptions): Promise<UploadTarget> {

@@ -16,6 +16,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '../config/config';
 import {
   assertSafeKey,
+  deleteEachListed,
   ObjectNotFoundError,
   type ByteRange,
   type MultipartUploads,
@@ -124,14 +125,8 @@ export class S3Storage implements Storage {
     } while (token);
   }
 
-  async deletePrefix(prefix: string): Promise<number> {
-    // One DeleteObject per key: DeleteObjects needs Content-MD5, which not every S3-compatible store checks alike.
-    let count = 0;
-    for await (const object of this.list(prefix)) {
-      await this.delete(object.key);
-      count++;
-    }
-    return count;
+  deletePrefix(prefix: string): Promise<number> {
+    return deleteEachListed(this, prefix);
   }
 
   async presignPut(key: string, options: PresignOptions): Promise<UploadTarget> {

@@ -81,3 +81,16 @@ const keyPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*\/
 export function assertSafeKey(key: string): void {
   if (!keyPattern.test(key) || key.length > 512) throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
 }
+
+/**
+ * Deletes every listed object one by one: the same for both backends (S3's DeleteObjects needs
+ * Content-MD5, which not every S3-compatible store checks alike).
+ */
+export async function deleteEachListed(storage: Pick<Storage, 'list' | 'delete'>, prefix: string): Promise<number> {
+  let count = 0;
+  for await (const object of storage.list(prefix)) {
+    await storage.delete(object.key);
+    count++;
+  }
+  return count;
+}
