@@ -4,6 +4,7 @@ import { defaultParams } from '../../engine/params';
 import { stepTypes } from '../../engine/step-types';
 import { notFound, ValidationFailed } from '../../lib/http-error';
 import { nextPosition, uniqueStepName } from '../steps/step-rules';
+import { StepInfosRepository } from '../step-infos/step-infos.repository';
 import type { EditContext } from '../workflows/workflow-editor';
 import type { StepState } from '../workflows/workflow-state';
 import { toStepOut } from '../workflows/workflow-views';
@@ -17,9 +18,11 @@ export interface Rewiring {
 /** Graph surgery on many steps at once: inserting a chain, removing a set and healing the gaps. */
 export class StepConnectionsService {
   private readonly editor: ReturnType<typeof editorFor>;
+  private readonly stepInfos: StepInfosRepository;
 
   constructor(db: Db) {
     this.editor = editorFor(db);
+    this.stepInfos = new StepInfosRepository(db);
   }
 
   /**
@@ -28,7 +31,10 @@ export class StepConnectionsService {
    */
   async insertByTags(ctx: EditContext, tags: string[], afterStepId?: string, position?: { x: number; y: number }) {
     const wanted = tags.map((t) => t.toLowerCase());
-    const types = stepTypes.filter((type) => wanted.every((tag) => type.tags.map((t) => t.toLowerCase()).includes(tag)));
+    // The tags as people see them in the catalogue: with admins' overrides applied.
+    const overrides = await this.stepInfos.overrides();
+    const tagsOf = (type: (typeof stepTypes)[number]) => (overrides.get(type.id)?.tags ?? type.tags).map((t) => t.toLowerCase());
+    const types = stepTypes.filter((type) => wanted.every((tag) => tagsOf(type).includes(tag)));
     if (!types.length) throw new ValidationFailed([{ key: 'server.connections.noTypeForTags', values: { tags: tags.join(', ') }, loc: ['body', 'tags'] }]);
 
     const { workflow, result } = await this.editor.edit(

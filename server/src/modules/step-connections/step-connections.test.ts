@@ -61,3 +61,20 @@ describe('step connections', () => {
     expect((await api.getWorkflow(wf.id)).steps).toHaveLength(1);
   });
 });
+
+describe('insert-by-tags sees the catalogue as admins edited it', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ ADMIN_EMAILS: 'chief@example.com' });
+  });
+  afterAll(() => t.close());
+
+  it('finds a step by a tag an admin gave it', async () => {
+    const admin = workflowClient(t.app, (await signedInUser(t.app, { email: 'chief@example.com' })).auth);
+    await admin.ok('PATCH', '/workflow-step-infos/by-tag/deduplicate', { tags: ['deduplicate', 'cleanup-kit'] });
+    const wf = await admin.createWorkflow();
+    const res = await admin.call('POST', `/workflows/${wf.id}/steps/insert-by-tags`, { tags: ['cleanup-kit'] });
+    expect(res.status).toBe(201);
+    expect(res.body.steps.map((s: { step_type: string }) => s.step_type)).toEqual(['deduplicate']);
+  });
+});
