@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Flex, HStack, IconButton, Input, Switch, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuArrowLeft, LuCopy, LuGlobe, LuPencil } from 'react-icons/lu';
+import { LuArrowLeft, LuCopy, LuGlobe, LuInfo, LuPencil } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
@@ -9,6 +9,7 @@ import { useLocalePath } from '../../../i18n/useLocale';
 import { useCloneWorkflowMutation } from '../../clone/cloneApi';
 import { UndoRedoControls } from '../../history/UndoRedoControls';
 import { usePublishWorkflowMutation, useUpdateWorkflowMutation } from '../workflowsApi';
+import { WorkflowDetailsDialog } from './WorkflowDetailsDialog';
 
 type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
 
@@ -19,6 +20,7 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
   const navigate = useNavigate();
   const localePath = useLocalePath();
   const [editingName, setEditingName] = useState(false);
+  const [detailsOpen, setDetailsOpen] = useState(false);
   const [name, setName] = useState(workflow.name);
   const [updateWorkflow] = useUpdateWorkflowMutation();
   const [publish, { isLoading: publishing }] = usePublishWorkflowMutation();
@@ -121,6 +123,9 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
           <Switch.Control />
           <Switch.Label textStyle="sm">{t('editor.publish')}</Switch.Label>
         </Switch.Root>
+        <IconButton size="sm" variant="ghost" aria-label={t('editor.details.open')} title={t('editor.details.open')} onClick={() => setDetailsOpen(true)}>
+          <LuInfo />
+        </IconButton>
         <Button size="sm" variant="outline" loading={cloning} onClick={clone}>
           <LuCopy aria-hidden />
           <Box as="span" display={{ base: 'none', sm: 'inline' }}>
@@ -128,6 +133,7 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
           </Box>
         </Button>
       </HStack>
+      <WorkflowDetailsDialog key={`${workflow.id}:${workflow.version}`} workflow={workflow} write={write} open={detailsOpen} onClose={() => setDetailsOpen(false)} />
     </Flex>
   );
 }

@@ -1,0 +1,99 @@
+import { Badge, Button, DataList, Dialog, Field, HStack, Input, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
+import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
+import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
+import { parseTags } from '../CreateWorkflowDialog';
+import { useGetWorkflowInfoQuery, useUpdateWorkflowMutation } from '../workflowsApi';
+import { lookOf } from './categories';
+
+type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
+
+/** Description and tags of a workflow, with what it holds and what a run is expected to cost. */
+export function WorkflowDetailsDialog({ workflow, write, open, onClose }: { workflow: WorkflowOut; write: Write; open: boolean; onClose: () => void }) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const [description, setDescription] = useState(workflow.description);
+  const [tags, setTags] = useState(workflow.tags.join(', '));
+  const [updateWorkflow, { isLoading }] = useUpdateWorkflowMutation();
+  const { data: info } = useGetWorkflowInfoQuery(workflow.id, { skip: !open });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const changes = { description: description.trim(), tags: parseTags(tags) };
+    const unchanged = changes.description === workflow.description && changes.tags.join('\u0000') === workflow.tags.join('\u0000');
+    if (!unchanged) await write((version) => updateWorkflow({ id: workflow.id, version, changes }).unwrap());
+    onClose();
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(d) => !d.open && onClose()} placement="center" lazyMount unmountOnExit>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner px="4">
+          <Dialog.Content maxW="lg" asChild>
+            <form onSubmit={submit} noValidate>
+              <Dialog.Header>
+                <Dialog.Title>{t('editor.details.title')}</Dialog.Title>
+              </Dialog.Header>
+              <Dialog.Body>
+                <Stack gap="5">
+                  <Field.Root>
+                    <Field.Label>{t('workflows.field.description')}</Field.Label>
+                    <Textarea value={description} maxLength={5000} rows={3} onChange={(e) => setDescription(e.target.value)} />
+                  </Field.Root>
+                  <Field.Root>
+                    <Field.Label>{t('workflows.field.tags')}</Field.Label>
+                    <Input value={tags} placeholder={t('workflows.field.tagsPlaceholder')} onChange={(e) => setTags(e.target.value)} />
+                    <Field.HelperText>{t('workflows.field.tagsHelp')}</Field.HelperText>
+                  </Field.Root>
+                  {info && (
+                    <Stack gap="3" borderTopWidth="1px" borderColor="border.muted" pt="4">
+                      <DataList.Root orientation="horizontal" size="sm">
+                        <DataList.Item>
+                          <DataList.ItemLabel>{t('editor.details.steps')}</DataList.ItemLabel>
+                          <DataList.ItemValue>
+                            <HStack gap="1.5" wrap="wrap">
+                              <Text>{info.step_count}</Text>
+                              {Object.entries(info.steps_by_category).map(([category, count]) => (
+                                <Badge key={category} size="sm" variant="subtle" colorPalette={lookOf(category).palette}>
+                                  {t(`catalogue.category.${category}`)} · {count}
+                                </Badge>
+                              ))}
+                            </HStack>
+                          </DataList.ItemValue>
+                        </DataList.Item>
+                        <DataList.Item>
+                          <DataList.ItemLabel>{t('editor.details.variables')}</DataList.ItemLabel>
+                          <DataList.ItemValue>{info.variable_count}</DataList.ItemValue>
+                        </DataList.Item>
+                        <DataList.Item>
+                          <DataList.ItemLabel>{t('editor.details.cost')}</DataList.ItemLabel>
+                          <DataList.ItemValue>
+                            {t('editor.details.costValue', { perRun: info.estimated_cost.credits_per_run, perRecord: info.estimated_cost.credits_per_record })}
+                          </DataList.ItemValue>
+                        </DataList.Item>
+                      </DataList.Root>
+                      {info.estimated_cost.notes.map((note) => (
+                        <Text key={note} textStyle="xs" color="fg.muted">
+                          {note}
+                        </Text>
+                      ))}
+                    </Stack>
+                  )}
+                </Stack>
+              </Dialog.Body>
+              <Dialog.Footer gap="2">
+                <Button variant="outline" onClick={onClose}>
+                  {t('common.cancel')}
+                </Button>
+                <Button type="submit" colorPalette="brand" loading={isLoading}>
+                  {t('editor.details.save')}
+                </Button>
+              </Dialog.Footer>
+            </form>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
