@@ -79,6 +79,7 @@ describe('home page', () => {
     expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
       ['工作台', '/cn'],
       ['工作流', '/cn/workflows'],
+      ['文件', '/cn/files'],
       ['作品库', '/cn/gallery'],
       ['设置', '/cn/settings'],
     ]);

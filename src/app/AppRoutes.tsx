@@ -3,6 +3,7 @@ import { AppShell } from '../components/AppShell';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { PublicOrAppShell } from '../components/PublicShell';
 import { WorkflowEditorPage } from '../features/workflows/editor/WorkflowEditorPage';
+import { FilesPage } from '../features/files/FilesPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { RequireAuth } from '../features/auth/RequireAuth';
@@ -49,6 +50,16 @@ function LocalizedRoutes() {
           <RequireAuth>
             <AppShell fluid>
               <WorkflowEditorPage />
+            </AppShell>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="files/:folderId"
+        element={
+          <RequireAuth>
+            <AppShell>
+              <FilesPage />
             </AppShell>
           </RequireAuth>
         }

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { IconType } from 'react-icons';
-import { LuLayoutDashboard, LuLayoutGrid, LuSettings, LuWorkflow } from 'react-icons/lu';
+import { LuFolder, LuLayoutDashboard, LuLayoutGrid, LuSettings, LuWorkflow } from 'react-icons/lu';
+import { FilesPage } from '../features/files/FilesPage';
 import { GalleryPage } from '../features/gallery/GalleryPage';
 import { WorkflowsPage } from '../features/workflows/WorkflowsPage';
 import { SettingsPage } from '../features/users/SettingsPage';
@@ -26,6 +27,7 @@ export interface Area {
 export const areas: Area[] = [
   { id: 'dashboard', path: '/', labelId: 'nav.dashboard', descriptionId: 'nav.dashboard.description', icon: LuLayoutDashboard },
   { id: 'workflows', path: '/workflows', labelId: 'nav.workflows', descriptionId: 'nav.workflows.description', icon: LuWorkflow, Page: WorkflowsPage },
+  { id: 'files', path: '/files', labelId: 'nav.files', descriptionId: 'nav.files.description', icon: LuFolder, Page: FilesPage },
   { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', icon: LuLayoutGrid, Page: GalleryPage, public: true },
   { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', icon: LuSettings, Page: SettingsPage },
 ];

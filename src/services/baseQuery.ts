@@ -17,8 +17,8 @@ import { getAccessToken } from './tokenStorage';
 // The one HTTP client every area shares (spec §7). Its defaults mirror the client the spec was
 // taken from: JSON Accept, no timeout, 2xx is success, an anti-forgery cookie/header pair.
 
-const XSRF_COOKIE = 'XSRF-TOKEN';
-const XSRF_HEADER = 'X-XSRF-TOKEN';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'X-XSRF-TOKEN';
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: apiBaseUrl,

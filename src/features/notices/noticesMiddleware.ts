@@ -5,12 +5,9 @@ import {
   type UnknownAction,
 } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
-import { getCurrentPath, navigate } from '../../app/navigation';
-import { getCurrentLocale, translate } from '../../i18n/currentIntl';
-import { withLocalePrefix } from '../../i18n/locales';
+import { translate } from '../../i18n/currentIntl';
 import { baseApi } from '../../services/baseApi';
-import { clearAccessToken } from '../../services/tokenStorage';
-import { sessionEnded } from '../auth/authActions';
+import { endExpiredSession } from '../auth/sessionExpired';
 import { describeFailure, describeSuccess, httpStatusOf } from './describeResponse';
 import { addMessage } from './noticesSlice';
 
@@ -45,10 +42,7 @@ export function createNoticesMiddleware() {
       // not "your session ended", so the user stays on the sign-in page and sees the server's
       // explanation (its `detail`) instead of being redirected.
       if (httpStatusOf(error) === 401 && meta.arg?.endpointName !== 'login') {
-        clearAccessToken();
-        api.dispatch(sessionEnded());
-        navigate(withLocalePrefix('/login', getCurrentLocale()), { state: { from: getCurrentPath() } });
-        api.dispatch(addMessage({ type: 'error', text: translate('notices.unauthorized') }));
+        endExpiredSession(api.dispatch);
         return;
       }
       for (const notice of describeFailure(error, meta.baseQueryMeta?.response?.statusText, translate)) {

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import yauzl from 'yauzl';
+import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
+import { useE2E } from './support/stack';
+import { seeNotice, storeToken, waitForPath } from './support/ui';
+
+const e2e = useE2E();
+
+async function signedInPage(token: string): Promise<Page> {
+  const page = await e2e.newPage();
+  await page.goto('/login');
+  await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
+  await storeToken(page, token);
+  return page;
+}
+
+/** Names and bytes of every file entry in a zip. */
+function readZip(file: string): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName.endsWith('/')) return zip.readEntry();
+        zip.openReadStream(entry, (streamErr, stream) => {
+          if (streamErr || !stream) return reject(streamErr);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+interface Contents {
+  items: Array<{ type: string; id: string; name: string }>;
+}
+
+describe('file manager', () => {
+  e2e.test(
+    'upload with progress, make a folder, move a file into it, rename it, download all as a zip',
+    async () => {
+      const account = await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Rosalind Franklin' }));
+      const token = await logInViaApi(e2e.baseUrl, account);
+      const page = await signedInPage(token);
+      await page.goto('/files');
+      await page.getByText('No files yet').waitFor();
+
+      // Every progress value the bars show, recorded in the page as they change.
+      await page.evaluate(() => {
+        const seen: number[] = [];
+        (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+        new MutationObserver(() => {
+          document.querySelectorAll('[data-testid=upload-row]').forEach((row) => {
+            const percent = /(\d+)%/.exec(row.textContent ?? '');
+            if (percent) seen.push(Number(percent[1]));
+          });
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      // A slower upload link, so the bar moves through several values.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 8 * 1024 * 1024 });
+
+      const big = Buffer.alloc(24 * 1024 * 1024, 7);
+      const csv = Buffer.from('id,name\n1,"Franklin, Rosalind"\n2,Watson\n');
+      await page.setInputFiles('[data-testid=upload-files-input]', [
+        { name: 'photo-51.bin', mimeType: 'application/octet-stream', buffer: big },
+        { name: 'samples.csv', mimeType: 'text/csv', buffer: csv },
+      ]);
+      await page.getByRole('region', { name: 'Uploads' }).getByText('photo-51.bin').waitFor();
+      await page.locator('[data-testid=upload-row][data-status=done]').nth(1).waitFor({ timeout: 30_000 });
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await page.getByText('2 uploads complete').waitFor();
+      const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+      expect(seen.filter((value) => value > 0 && value < 100).length).toBeGreaterThan(0);
+      const list = page.getByRole('table', { name: 'Folder contents' });
+      await list.getByRole('button', { name: 'samples.csv', exact: true }).waitFor();
+      await list.getByRole('button', { name: 'photo-51.bin', exact: true }).waitFor();
+
+      // A folder.
+      await page.getByRole('button', { name: 'New folder' }).click();
+      await page.getByRole('dialog').getByLabel('Folder name').fill('Crystallography');
+      await page.getByRole('dialog').getByRole('button', { name: 'Create folder' }).click();
+      await seeNotice(page, 'Folder "Crystallography" created.');
+      await list.getByRole('link', { name: 'Crystallography' }).waitFor();
+
+      // Move the CSV into it with the folder picker.
+      await page.getByRole('checkbox', { name: 'Select samples.csv' }).check();
+      await page.getByText('1 item selected').waitFor();
+      await page.getByRole('button', { name: 'Move', exact: true }).click();
+      const picker = page.getByRole('dialog');
+      await picker.getByRole('button', { name: 'Crystallography', exact: true }).click();
+      await picker.getByRole('button', { name: 'Move to Crystallography' }).click();
+      await list.getByRole('button', { name: 'samples.csv', exact: true }).waitFor({ state: 'detached' });
+
+      // Open the folder, rename the file inline.
+      await list.getByRole('link', { name: 'Crystallography' }).click();
+      await page.waitForURL(/\/files\/[0-9a-f-]{36}$/);
+      await page.getByRole('navigation', { name: 'Folder path' }).getByText('Crystallography').waitFor();
+      await list.getByRole('button', { name: 'Actions for samples.csv' }).click();
+      await page.getByRole('menuitem', { name: 'Rename' }).click();
+      const input = page.getByRole('textbox', { name: 'New name for samples.csv' });
+      await input.fill('sample-b.csv');
+      await input.press('Enter');
+      await list.getByRole('button', { name: 'sample-b.csv', exact: true }).waitFor();
+
+      const folderId = new URL(page.url()).pathname.split('/').pop()!;
+      const inFolder = (await getWithToken(e2e.baseUrl, `/api/v1/files/folders/${folderId}`, token)).body as Contents;
+      expect(inFolder.items.map((i) => i.name)).toEqual(['sample-b.csv']);
+
+      // Back to the top, select everything, download as a zip.
+      await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
+      await waitForPath(page, '/files');
+      await list.getByRole('link', { name: 'Crystallography' }).waitFor();
+      await page.getByRole('checkbox', { name: 'Select all' }).check();
+      await page.getByText('2 items selected').waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download zip' }).click()]);
+      expect(download.suggestedFilename()).toBe('files.zip');
+      const saved = `${e2e.stack.dataDir}/download.zip`;
+      await download.saveAs(saved);
+      const entries = await readZip(saved);
+      expect([...entries.keys()].sort()).toEqual(['Crystallography/sample-b.csv', 'photo-51.bin']);
+      expect(entries.get('Crystallography/sample-b.csv')!.equals(csv)).toBe(true);
+      expect(entries.get('photo-51.bin')!.equals(big)).toBe(true);
+      fs.rmSync(saved);
+    },
+    90_000,
+  );
+});
