@@ -1,43 +1,15 @@
 import fs from 'node:fs';
-import type { Page } from 'playwright-core';
-import yauzl from 'yauzl';
+import { unzip } from '../server/src/test/zip';
 import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
-import { seeNotice, storeToken, waitForPath } from './support/ui';
+import { seeNotice, signedInPage, waitForPath } from './support/ui';
 
 const e2e = useE2E();
 
-async function signedInPage(token: string): Promise<Page> {
-  const page = await e2e.newPage();
-  await page.goto('/login');
-  await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
-  await storeToken(page, token);
-  return page;
-}
-
-/** Names and bytes of every file entry in a zip. */
-function readZip(file: string): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName.endsWith('/')) return zip.readEntry();
-        zip.openReadStream(entry, (streamErr, stream) => {
-          if (streamErr || !stream) return reject(streamErr);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
+/** Names and bytes of every file entry in a downloaded zip. */
+async function readZip(file: string): Promise<Map<string, Buffer>> {
+  const entries = await unzip(fs.readFileSync(file));
+  return new Map([...entries].filter((entry): entry is [string, Buffer] => entry[1] !== 'dir'));
 }
 
 interface Contents {
@@ -50,7 +22,7 @@ describe('file manager', () => {
     async () => {
       const account = await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Rosalind Franklin' }));
       const token = await logInViaApi(e2e.baseUrl, account);
-      const page = await signedInPage(token);
+      const page = await signedInPage(e2e, token);
       await page.goto('/files');
       await page.getByText('No files yet').waitFor();
 

@@ -1,18 +1,8 @@
-import type { Page } from 'playwright-core';
 import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
-import { pathOf, seeNotice, storeToken } from './support/ui';
+import { pathOf, seeNotice, signedInPage } from './support/ui';
 
 const e2e = useE2E();
-
-/** Arrive signed in with a token got through the API (signing in is covered by auth.e2e.ts). */
-async function signedInPage(token: string): Promise<Page> {
-  const page = await e2e.newPage();
-  await page.goto('/login');
-  await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
-  await storeToken(page, token);
-  return page;
-}
 
 interface StepJson {
   id: string;
@@ -44,7 +34,7 @@ describe('workflow builder', () => {
     async () => {
       const author = await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Katherine Johnson' }));
       const token = await logInViaApi(e2e.baseUrl, author);
-      const page = await signedInPage(token);
+      const page = await signedInPage(e2e, token);
 
       // Create from the list.
       await page.goto('/workflows');
@@ -118,7 +108,7 @@ describe('workflow builder', () => {
       // Another user clones it into their account and lands in the copy's editor.
       const other = await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Dorothy Vaughan' }));
       const otherToken = await logInViaApi(e2e.baseUrl, other);
-      const otherPage = await signedInPage(otherToken);
+      const otherPage = await signedInPage(e2e, otherToken);
       await otherPage.goto('/gallery');
       await otherPage.getByRole('button', { name: 'Clone Orbit clean-up' }).click();
       await seeNotice(otherPage, 'Workflow copied to your account.');

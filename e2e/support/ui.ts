@@ -56,3 +56,12 @@ export async function signInWithForm(
 export function dashboardHeading(page: Page, name: string): Locator {
   return page.getByRole('heading', { level: 1, name: `Welcome back, ${name}`, exact: true });
 }
+
+/** A page that arrives signed in with a token got through the API (signing in itself is covered by auth.e2e.ts). */
+export async function signedInPage(e2e: { newPage(): Promise<Page> }, token: string): Promise<Page> {
+  const page = await e2e.newPage();
+  await page.goto('/login');
+  await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
+  await storeToken(page, token);
+  return page;
+}

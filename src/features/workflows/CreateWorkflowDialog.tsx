@@ -1,8 +1,9 @@
-import { Button, Dialog, Field, Input, Portal, Stack, Textarea } from '@chakra-ui/react';
+import { Button, Dialog, Field, Input, Portal, Stack } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { useLocalePath } from '../../i18n/useLocale';
+import { DescriptionAndTagsFields } from './DescriptionAndTagsFields';
 import { useCreateWorkflowMutation } from './workflowsApi';
 
 /** Tags typed as "sales, weekly" become ["sales", "weekly"]: trimmed, no blanks, no repeats. */
@@ -73,15 +74,7 @@ export function CreateWorkflowDialog({ open, onClose }: { open: boolean; onClose
                     />
                     {nameError && <Field.ErrorText>{nameError}</Field.ErrorText>}
                   </Field.Root>
-                  <Field.Root>
-                    <Field.Label>{t('workflows.field.description')}</Field.Label>
-                    <Textarea name="description" value={description} maxLength={5000} rows={3} onChange={(e) => setDescription(e.target.value)} />
-                  </Field.Root>
-                  <Field.Root>
-                    <Field.Label>{t('workflows.field.tags')}</Field.Label>
-                    <Input name="tags" value={tags} placeholder={t('workflows.field.tagsPlaceholder')} onChange={(e) => setTags(e.target.value)} />
-                    <Field.HelperText>{t('workflows.field.tagsHelp')}</Field.HelperText>
-                  </Field.Root>
+                  <DescriptionAndTagsFields description={description} onDescriptionChange={setDescription} tags={tags} onTagsChange={setTags} />
                 </Stack>
               </Dialog.Body>
               <Dialog.Footer gap="2">

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import yauzl from 'yauzl';
 import type { FastifyInstance } from 'fastify';
 import { cleanAbandonedUploads } from '../../jobs/abandoned-uploads';
+import { unzip } from '../../test/zip';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { startS3Server, type TestS3 } from '../../test/s3-server';
 
@@ -28,33 +28,6 @@ export function multipart(parts: Part[]) {
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-function unzip(buffer: Buffer): Promise<Map<string, Buffer | 'dir'>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer | 'dir'>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName.endsWith('/')) {
-          out.set(entry.fileName, 'dir');
-          return zip.readEntry();
-        }
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
 }
 
 /** The API as a signed-in user calls it. */

@@ -1,8 +1,9 @@
-import { Badge, Button, DataList, Dialog, Field, HStack, Input, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
+import { Badge, Button, DataList, Dialog, HStack, Portal, Stack, Text } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
 import { parseTags } from '../CreateWorkflowDialog';
+import { DescriptionAndTagsFields } from '../DescriptionAndTagsFields';
 import { useGetWorkflowInfoQuery, useUpdateWorkflowMutation } from '../workflowsApi';
 import { lookOf } from './categories';
 
@@ -37,15 +38,7 @@ export function WorkflowDetailsDialog({ workflow, write, open, onClose }: { work
               </Dialog.Header>
               <Dialog.Body>
                 <Stack gap="5">
-                  <Field.Root>
-                    <Field.Label>{t('workflows.field.description')}</Field.Label>
-                    <Textarea value={description} maxLength={5000} rows={3} onChange={(e) => setDescription(e.target.value)} />
-                  </Field.Root>
-                  <Field.Root>
-                    <Field.Label>{t('workflows.field.tags')}</Field.Label>
-                    <Input value={tags} placeholder={t('workflows.field.tagsPlaceholder')} onChange={(e) => setTags(e.target.value)} />
-                    <Field.HelperText>{t('workflows.field.tagsHelp')}</Field.HelperText>
-                  </Field.Root>
+                  <DescriptionAndTagsFields description={description} onDescriptionChange={setDescription} tags={tags} onTagsChange={setTags} />
                   {info && (
                     <Stack gap="3" borderTopWidth="1px" borderColor="border.muted" pt="4">
                       <DataList.Root orientation="horizontal" size="sm">
