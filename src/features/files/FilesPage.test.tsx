@@ -194,7 +194,7 @@ describe('FilesPage', () => {
     expect(await screen.findByRole('list', { name: 'Folder contents' })).toBeInTheDocument();
     await chooseAction(second.user, 'b.csv', 'Use in a workflow');
     expect(await screen.findByText('workflows')).toBeInTheDocument();
-    expect(currentLocation()).toBe('/workflows?file_id=f-2');
+    expect(currentLocation()).toMatch(/^\/workflows\?file_id=f-2&file_name=/);
   });
 
   it('creates a folder in the folder being shown', async () => {

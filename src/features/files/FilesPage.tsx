@@ -171,7 +171,8 @@ export function FilesPage() {
       reportTransferFailure(dispatch, err);
     }
   };
-  const useInWorkflow = (file: FileEntry) => navigate(`${localePath('/workflows')}?file_id=${encodeURIComponent(file.id)}`);
+  const useInWorkflow = (file: FileEntry) =>
+    navigate(`${localePath('/workflows')}?${new URLSearchParams({ file_id: file.id, file_name: file.name }).toString()}`);
 
   const onAction = (action: ItemAction, item: FolderEntry) => {
     if (action === 'open' && item.type === 'folder') navigate(localePath(`/files/${item.id}`));

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { FromTemplateQuery, StepOut, StepUpdateIn, StepWithVersionOut } from '../../../server/src/modules/steps/steps.schemas';
+import type { FromTemplateQuery, StepCreateIn, StepOut, StepUpdateIn, StepWithVersionOut } from '../../../server/src/modules/steps/steps.schemas';
 import type { AppDispatch } from '../../app/store';
 import { baseApi } from '../../services/baseApi';
 import { afterEdit, upsertStep } from '../workflows/cacheUpdates';
@@ -33,6 +33,12 @@ export const stepsApi = baseApi.injectEndpoints({
       query: (workflowId) => ({ url: '/workflow-steps', params: { workflow_id: workflowId } }),
       providesTags: (_r, _e, workflowId) => [{ type: 'Step', id: workflowId }],
     }),
+    /** A step of a catalogue type with some params already given (e.g. the file to import). */
+    addStep: build.mutation<StepWithVersion, StepCreateIn & { version?: number }>({
+      query: ({ version, ...body }) => ({ url: '/workflow-steps', method: 'POST', body, headers: ifMatch(version) }),
+      invalidatesTags: (_r, _e, { workflow_id }) => editTags(workflow_id),
+      onQueryStarted: ({ workflow_id }, { dispatch, queryFulfilled }) => applyStep(workflow_id, dispatch, queryFulfilled),
+    }),
     addStepFromTemplate: build.mutation<StepWithVersion, Static<typeof FromTemplateQuery> & { version?: number }>({
       query: ({ version, ...params }) => ({ url: '/workflow-steps/from-template', method: 'POST', params, headers: ifMatch(version) }),
       invalidatesTags: (_r, _e, { workflow_id }) => editTags(workflow_id),
@@ -57,5 +63,5 @@ export const stepsApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useListStepsQuery, useAddStepFromTemplateMutation, useUpdateStepMutation, usePatchStepParamsMutation } = stepsApi;
+export const { useListStepsQuery, useAddStepMutation, useAddStepFromTemplateMutation, useUpdateStepMutation, usePatchStepParamsMutation } = stepsApi;
 export { editTags };

@@ -103,3 +103,42 @@ describe('workflows list', () => {
     expect(body).toEqual({ name: 'Leads', description: '', tags: ['crm', 'weekly'] });
   });
 });
+
+describe('starting a workflow from a file', () => {
+  beforeEach(() => localStorage.setItem('accessToken', 'good'));
+
+  it('creates a workflow whose first step imports the chosen CSV, and opens it', async () => {
+    const bodies: Record<string, unknown> = {};
+    server.use(
+      http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })),
+      http.post(api('/workflows'), async ({ request }) => {
+        bodies.workflow = await request.json();
+        return HttpResponse.json({ ...summary('w-7', 'Import leads.csv'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false }, { status: 201 });
+      }),
+      http.post(api('/workflow-steps'), async ({ request }) => {
+        bodies.step = await request.json();
+        return HttpResponse.json(
+          { id: 's-1', workflow_id: 'w-7', step_type: 'import_csv', name: 'Import CSV', param_inputs: { file: 'f-1' }, inputs: [], position: { x: 0, y: 0 }, workflow_version: 2 },
+          { status: 201 },
+        );
+      }),
+      http.get(api('/workflows/w-7'), () => HttpResponse.json({ ...summary('w-7', 'Import leads.csv'), owner_id: 'u-1', steps: [], variables: [], can_undo: true, can_redo: false })),
+      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 200, ranking: 'catalogue' })),
+    );
+    const { user } = renderApp({ route: '/workflows?file_id=f-1&file_name=leads.csv' });
+    expect(await screen.findByText('Start a workflow from leads.csv')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New workflow from this file' }));
+    await waitFor(() => expect(currentLocation()).toBe('/workflows/w-7'));
+    expect(bodies).toEqual({
+      workflow: { name: 'Import leads.csv' },
+      step: { workflow_id: 'w-7', step_type: 'import_csv', param_inputs: { file: 'f-1' } },
+    });
+  });
+
+  it('says plainly when the file cannot be imported yet', async () => {
+    server.use(http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })));
+    renderApp({ route: '/workflows?file_id=f-2&file_name=photo.png' });
+    expect(await screen.findByText('Workflows can import CSV files so far; this file cannot be read by a step yet.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New workflow from this file' })).not.toBeInTheDocument();
+  });
+});

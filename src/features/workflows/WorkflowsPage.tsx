@@ -32,6 +32,7 @@ import { useLocalePath } from '../../i18n/useLocale';
 import { useCloneWorkflowMutation } from '../clone/cloneApi';
 import { CreateWorkflowDialog } from './CreateWorkflowDialog';
 import { Pager } from './Pager';
+import { StartFromFile } from './StartFromFile';
 import { useDeleteWorkflowMutation, useListWorkflowsQuery } from './workflowsApi';
 
 const PAGE_SIZE = 24;
@@ -176,6 +177,8 @@ export function WorkflowsPage() {
           <FormattedMessage id="workflows.new" />
         </Button>
       </Flex>
+
+      <StartFromFile />
 
       <Flex gap="3" direction={{ base: 'column', sm: 'row' }}>
         <InputGroup flex="1" startElement={<LuSearch aria-hidden />}>

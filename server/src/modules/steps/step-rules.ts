@@ -2,6 +2,9 @@ import { defaultParams, validateParams } from '../../engine/params';
 import { getStepType } from '../../engine/step-types';
 import type { StepTypeDescription } from '../../engine/step-types/step-type';
 import { ValidationFailed, type Problem } from '../../lib/http-error';
+import { isReference } from '../../engine/params';
+import type { Db } from '../../db/database';
+import { FilesRepository } from '../files/files.repository';
 import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
 
 // Rules for steps that need the catalogue: which type, which params, which name.
@@ -37,3 +40,18 @@ export function nextPosition(snapshot: WorkflowSnapshot, after?: StepState): { x
 }
 
 export const defaultsOf = (type: StepTypeDescription) => defaultParams(type);
+
+/**
+ * A `file` param must name one of the caller's own files: another user's id is refused exactly like
+ * a missing one, so a workflow can never be pointed at someone else's data.
+ */
+export async function checkFileParams(db: Db, userId: string, type: StepTypeDescription, values: Record<string, unknown>): Promise<void> {
+  const files = new FilesRepository(db);
+  const problems: Problem[] = [];
+  for (const spec of type.params) {
+    const value = values[spec.name];
+    if (spec.type !== 'file' || typeof value !== 'string' || !value.trim() || isReference(value)) continue;
+    if (!(await files.findOwned(userId, value))) problems.push({ key: 'server.params.fileNotFound', loc: ['body', 'param_inputs', spec.name] });
+  }
+  if (problems.length) throw new ValidationFailed(problems);
+}

@@ -14,4 +14,9 @@ export class StepsRepository {
       .executeTakeFirst();
     return row?.workflow_id;
   }
+
+  async stepTypeOf(stepId: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('workflow_steps').select('step_type').where('id', '=', stepId).executeTakeFirst();
+    return row?.step_type;
+  }
 }

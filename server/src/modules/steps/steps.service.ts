@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
+import { getStepType } from '../../engine/step-types';
 import { HttpError, notFound } from '../../lib/http-error';
 import type { EditContext } from '../workflows/workflow-editor';
 import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
 import { toStepOut } from '../workflows/workflow-views';
 import { WorkflowsRepository } from '../workflows/workflows.repository';
 import { editorFor } from '../workflows/workflows.service';
-import { checkParams, defaultsOf, nextPosition, stepTypeOrFail, uniqueStepName } from './step-rules';
+import { checkFileParams, checkParams, defaultsOf, nextPosition, stepTypeOrFail, uniqueStepName } from './step-rules';
 import type { StepCreateIn, StepOut, StepUpdateIn } from './steps.schemas';
 import { StepsRepository } from './steps.repository';
 
@@ -26,7 +27,7 @@ export class StepsService {
   private readonly workflows: WorkflowsRepository;
   private readonly editor: ReturnType<typeof editorFor>;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.steps = new StepsRepository(db);
     this.workflows = new WorkflowsRepository(db);
     this.editor = editorFor(db);
@@ -53,6 +54,7 @@ export class StepsService {
     // Type-checked, not yet complete: a step is added first and filled in after (the run checks
     // required params).
     checkParams(type, params, 'merge');
+    await checkFileParams(this.db, ctx.userId, type, params);
     const { workflow, result } = await this.editor.edit(ctx, (step: StepState) => ({ key: 'server.history.msg.stepAdded', values: { name: step.name } }), (draft) => {
       const after = input.after_step_id ? findStep(draft, input.after_step_id) : undefined;
       const step: StepState = {
@@ -71,6 +73,7 @@ export class StepsService {
 
   async update(userId: string, stepId: string, expectedVersion: number | undefined, patch: StepUpdateIn): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
+    if (patch.param_inputs) await this.checkFiles(userId, stepId, patch.param_inputs);
     return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.stepUpdated', (step) => {
       if (patch.param_inputs !== undefined) checkParams(stepTypeOrFail(step.step_type), patch.param_inputs, 'replace');
       if (patch.name !== undefined) step.name = patch.name.trim();
@@ -83,6 +86,7 @@ export class StepsService {
   /** Replaces every param value (PATCH …/param-inputs). */
   async replaceParams(userId: string, stepId: string, expectedVersion: number | undefined, values: Record<string, unknown>): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
+    await this.checkFiles(userId, stepId, values);
     return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.paramsChanged', (step) => {
       checkParams(stepTypeOrFail(step.step_type), values, 'replace');
       step.param_inputs = values;
@@ -92,6 +96,7 @@ export class StepsService {
   /** Merges the given values into the current ones; a null value removes that param (PATCH …/partial). */
   async mergeParams(userId: string, stepId: string, expectedVersion: number | undefined, values: Record<string, unknown>): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
+    await this.checkFiles(userId, stepId, values);
     return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.paramsChanged', (step) => {
       checkParams(stepTypeOrFail(step.step_type), values, 'merge', step.param_inputs);
       const merged = { ...step.param_inputs };
@@ -113,6 +118,12 @@ export class StepsService {
     const workflowId = await this.steps.findWorkflowIdOfOwnedStep(stepId, userId);
     if (!workflowId) throw notFound('server.steps.notFound');
     return workflowId;
+  }
+
+  private async checkFiles(userId: string, stepId: string, values: Record<string, unknown>): Promise<void> {
+    const type = await this.steps.stepTypeOf(stepId);
+    const description = type ? getStepType(type) : undefined;
+    if (description) await checkFileParams(this.db, userId, description, values);
   }
 
   private async change(ctx: EditContext, stepId: string, messageKey: string, mutate: (step: StepState) => void): Promise<StepResult> {

@@ -105,3 +105,39 @@ describe('steps', () => {
     expect(res.body.detail).toMatch(/run the steps before this one/);
   });
 });
+
+describe('file params', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function upload(auth: { authorization: string }, name: string): Promise<string> {
+    const boundary = 'stepwise-test-boundary';
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\nid,city\n1,Paris\n\r\n--${boundary}--\r\n`;
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(res.statusCode).toBe(201);
+    return res.json().items[0].id;
+  }
+
+  it("accepts one of my files and refuses someone else's, like a missing one", async () => {
+    const me = await signedInUser(t.app);
+    const them = await signedInUser(t.app);
+    const api = workflowClient(t.app, me.auth);
+    const mine = await upload(me.auth, 'mine.csv');
+    const theirs = await upload(them.auth, 'theirs.csv');
+    const wf = await api.createWorkflow();
+
+    const ok = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'import_csv', param_inputs: { file: mine } });
+    expect(ok.status).toBe(201);
+    for (const file of [theirs, 'no-such-file']) {
+      const refused = await api.call('PATCH', `/workflow-steps/${ok.body.id}/param-inputs/partial`, { param_inputs: { file } });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors).toEqual([{ msg: 'There is no such file among your files.', loc: ['body', 'param_inputs', 'file'] }]);
+    }
+    const created = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'import_csv', param_inputs: { file: theirs } });
+    expect(created.status).toBe(422);
+    expect((await api.ok('GET', `/workflow-steps/${ok.body.id}`)).param_inputs.file).toBe(mine);
+  });
+});
