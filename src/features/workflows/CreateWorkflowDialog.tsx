@@ -1,7 +1,8 @@
-import { Button, Dialog, Field, Input, Portal, Stack } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { Field, Input, Stack } from '@chakra-ui/react';
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
+import { FormDialog } from '../../components/FormDialog';
 import { useLocalePath } from '../../i18n/useLocale';
 import { DescriptionAndTagsFields } from './DescriptionAndTagsFields';
 import { useCreateWorkflowMutation } from './workflowsApi';
@@ -31,8 +32,7 @@ export function CreateWorkflowDialog({ open, onClose }: { open: boolean; onClose
     onClose();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (!name.trim()) {
       setNameError(t('workflows.create.nameRequired'));
       return;
@@ -45,50 +45,28 @@ export function CreateWorkflowDialog({ open, onClose }: { open: boolean; onClose
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={(d) => !d.open && close()} placement="center" lazyMount unmountOnExit>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner px="4">
-          <Dialog.Content maxW="lg" asChild>
-            <form onSubmit={submit} noValidate>
-              <Dialog.Header>
-                <Dialog.Title>{t('workflows.create.title')}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="4">
-                  <Field.Root invalid={Boolean(nameError)} required>
-                    <Field.Label>
-                      {t('workflows.field.name')}
-                      <Field.RequiredIndicator />
-                    </Field.Label>
-                    <Input
-                      name="name"
-                      value={name}
-                      maxLength={200}
-                      autoFocus
-                      placeholder={t('workflows.field.namePlaceholder')}
-                      onChange={(e) => {
-                        setName(e.target.value);
-                        setNameError(null);
-                      }}
-                    />
-                    {nameError && <Field.ErrorText>{nameError}</Field.ErrorText>}
-                  </Field.Root>
-                  <DescriptionAndTagsFields description={description} onDescriptionChange={setDescription} tags={tags} onTagsChange={setTags} />
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer gap="2">
-                <Button variant="outline" onClick={close}>
-                  {t('common.cancel')}
-                </Button>
-                <Button type="submit" colorPalette="brand" loading={isLoading}>
-                  {t('workflows.create.submit')}
-                </Button>
-              </Dialog.Footer>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <FormDialog open={open} maxW="lg" title={t('workflows.create.title')} submitLabel={t('workflows.create.submit')} loading={isLoading} onSubmit={submit} onCancel={close}>
+      <Stack gap="4">
+        <Field.Root invalid={Boolean(nameError)} required>
+          <Field.Label>
+            {t('workflows.field.name')}
+            <Field.RequiredIndicator />
+          </Field.Label>
+          <Input
+            name="name"
+            value={name}
+            maxLength={200}
+            autoFocus
+            placeholder={t('workflows.field.namePlaceholder')}
+            onChange={(e) => {
+              setName(e.target.value);
+              setNameError(null);
+            }}
+          />
+          {nameError && <Field.ErrorText>{nameError}</Field.ErrorText>}
+        </Field.Root>
+        <DescriptionAndTagsFields description={description} onDescriptionChange={setDescription} tags={tags} onTagsChange={setTags} />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,7 +1,8 @@
-import { Badge, Button, DataList, Dialog, HStack, Portal, Stack, Text } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { Badge, DataList, HStack, Stack, Text } from '@chakra-ui/react';
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
+import { FormDialog } from '../../../components/FormDialog';
 import { parseTags } from '../CreateWorkflowDialog';
 import { DescriptionAndTagsFields } from '../DescriptionAndTagsFields';
 import { useGetWorkflowInfoQuery, useUpdateWorkflowMutation } from '../workflowsApi';
@@ -18,75 +19,56 @@ export function WorkflowDetailsDialog({ workflow, write, open, onClose }: { work
   const [updateWorkflow, { isLoading }] = useUpdateWorkflowMutation();
   const { data: info } = useGetWorkflowInfoQuery(workflow.id, { skip: !open });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const changes = { description: description.trim(), tags: parseTags(tags) };
     const unchanged = changes.description === workflow.description && changes.tags.join('\u0000') === workflow.tags.join('\u0000');
-    if (!unchanged) await write((version) => updateWorkflow({ id: workflow.id, version, changes }).unwrap());
-    onClose();
+    try {
+      if (!unchanged) await write((version) => updateWorkflow({ id: workflow.id, version, changes }).unwrap());
+      onClose();
+    } catch {
+      // The notices already say what went wrong; the dialog stays open with what was typed.
+    }
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={(d) => !d.open && onClose()} placement="center" lazyMount unmountOnExit>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner px="4">
-          <Dialog.Content maxW="lg" asChild>
-            <form onSubmit={submit} noValidate>
-              <Dialog.Header>
-                <Dialog.Title>{t('editor.details.title')}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="5">
-                  <DescriptionAndTagsFields description={description} onDescriptionChange={setDescription} tags={tags} onTagsChange={setTags} />
-                  {info && (
-                    <Stack gap="3" borderTopWidth="1px" borderColor="border.muted" pt="4">
-                      <DataList.Root orientation="horizontal" size="sm">
-                        <DataList.Item>
-                          <DataList.ItemLabel>{t('editor.details.steps')}</DataList.ItemLabel>
-                          <DataList.ItemValue>
-                            <HStack gap="1.5" wrap="wrap">
-                              <Text>{info.step_count}</Text>
-                              {Object.entries(info.steps_by_category).map(([category, count]) => (
-                                <Badge key={category} size="sm" variant="subtle" colorPalette={lookOf(category).palette}>
-                                  {t(`catalogue.category.${category}`)} · {count}
-                                </Badge>
-                              ))}
-                            </HStack>
-                          </DataList.ItemValue>
-                        </DataList.Item>
-                        <DataList.Item>
-                          <DataList.ItemLabel>{t('editor.details.variables')}</DataList.ItemLabel>
-                          <DataList.ItemValue>{info.variable_count}</DataList.ItemValue>
-                        </DataList.Item>
-                        <DataList.Item>
-                          <DataList.ItemLabel>{t('editor.details.cost')}</DataList.ItemLabel>
-                          <DataList.ItemValue>
-                            {t('editor.details.costValue', { perRun: info.estimated_cost.credits_per_run, perRecord: info.estimated_cost.credits_per_record })}
-                          </DataList.ItemValue>
-                        </DataList.Item>
-                      </DataList.Root>
-                      {info.estimated_cost.notes.map((note) => (
-                        <Text key={note} textStyle="xs" color="fg.muted">
-                          {note}
-                        </Text>
-                      ))}
-                    </Stack>
-                  )}
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer gap="2">
-                <Button variant="outline" onClick={onClose}>
-                  {t('common.cancel')}
-                </Button>
-                <Button type="submit" colorPalette="brand" loading={isLoading}>
-                  {t('editor.details.save')}
-                </Button>
-              </Dialog.Footer>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <FormDialog open={open} maxW="lg" title={t('editor.details.title')} submitLabel={t('editor.details.save')} loading={isLoading} onSubmit={submit} onCancel={onClose}>
+      <Stack gap="5">
+        <DescriptionAndTagsFields description={description} onDescriptionChange={setDescription} tags={tags} onTagsChange={setTags} />
+        {info && (
+          <Stack gap="3" borderTopWidth="1px" borderColor="border.muted" pt="4">
+            <DataList.Root orientation="horizontal" size="sm">
+              <DataList.Item>
+                <DataList.ItemLabel>{t('editor.details.steps')}</DataList.ItemLabel>
+                <DataList.ItemValue>
+                  <HStack gap="1.5" wrap="wrap">
+                    <Text>{info.step_count}</Text>
+                    {Object.entries(info.steps_by_category).map(([category, count]) => (
+                      <Badge key={category} size="sm" variant="subtle" colorPalette={lookOf(category).palette}>
+                        {t(`catalogue.category.${category}`)} · {count}
+                      </Badge>
+                    ))}
+                  </HStack>
+                </DataList.ItemValue>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.ItemLabel>{t('editor.details.variables')}</DataList.ItemLabel>
+                <DataList.ItemValue>{info.variable_count}</DataList.ItemValue>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.ItemLabel>{t('editor.details.cost')}</DataList.ItemLabel>
+                <DataList.ItemValue>
+                  {t('editor.details.costValue', { perRun: info.estimated_cost.credits_per_run, perRecord: info.estimated_cost.credits_per_record })}
+                </DataList.ItemValue>
+              </DataList.Item>
+            </DataList.Root>
+            {info.estimated_cost.notes.map((note) => (
+              <Text key={note} textStyle="xs" color="fg.muted">
+                {note}
+              </Text>
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    </FormDialog>
   );
 }
