@@ -110,6 +110,11 @@ export class FilesRepository {
     await this.db.deleteFrom('files').where('id', '=', id).execute();
   }
 
+  /** Deletes many rows, a few hundred ids per statement (SQLite caps bound parameters). */
+  async deleteMany(ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) await this.db.deleteFrom('files').where('id', 'in', ids.slice(i, i + 500)).execute();
+  }
+
   /** Uploads that started before `before` and never finished (the process died mid-stream). */
   stalePending(before: string, limit = 500): Promise<FileRow[]> {
     return this.db.selectFrom('files').selectAll().where('status', '=', 'pending').where('updated_at', '<', before).limit(limit).execute();

@@ -122,7 +122,7 @@ export class FoldersService {
     const files = (await Promise.all(chunks(ids, 500).map((part) => this.filesRepo.inFolders(userId, part)))).flat();
 
     await this.s.db.transaction().execute(async (trx) => {
-      for (const part of chunks(files.map((f) => f.id), 500)) await trx.deleteFrom('files').where('id', 'in', part).execute();
+      await new FilesRepository(trx).deleteMany(files.map((f) => f.id));
       // Subfolders go with their parent (ON DELETE CASCADE).
       await new FoldersRepository(trx).delete(id);
       await new UsageEventsRepository(trx).record(
