@@ -97,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cloneRoutes, { prefix: API_PREFIX });
 
   if (options.config.inProcessWorker) {
-    const stop = startHousekeeping(app.db, app.log as never, { storage: app.storage });
+    const stop = startHousekeeping(app.db, app.log, { storage: app.storage });
     app.addHook('onClose', async () => stop());
   }
 

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Log } from '../lib/logger';
 import type { Db } from '../db/database';
 import { FilesRepository } from '../modules/files/files.repository';
 import { PendingUploadsRepository } from '../modules/files/pending-uploads.repository';
@@ -14,7 +14,7 @@ export const STREAMED_UPLOAD_GRACE_MS = 24 * 3_600_000;
  * multipart upload, and their quota reservation) and streamed uploads whose process died (their
  * reserved name and partial object). Idempotent, so several processes may run it.
  */
-export async function cleanAbandonedUploads(db: Db, storage: Storage, log: Logger, now = new Date()): Promise<{ direct: number; streamed: number }> {
+export async function cleanAbandonedUploads(db: Db, storage: Storage, log: Log, now = new Date()): Promise<{ direct: number; streamed: number }> {
   const pending = new PendingUploadsRepository(db);
   const files = new FilesRepository(db);
   let direct = 0;

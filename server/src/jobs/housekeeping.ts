@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Log } from '../lib/logger';
 import type { Db } from '../db/database';
 import { PasswordResetsRepository } from '../modules/auth/password-resets.repository';
 import { SessionsRepository } from '../modules/auth/sessions.repository';
@@ -6,7 +6,7 @@ import type { Storage } from '../storage';
 import { cleanAbandonedUploads } from './abandoned-uploads';
 
 /** Deletes sessions and reset links that can never be used again (a day after they died). */
-export async function purgeDeadCredentials(db: Db, log: Logger): Promise<void> {
+export async function purgeDeadCredentials(db: Db, log: Log): Promise<void> {
   const before = new Date(Date.now() - 24 * 3600_000).toISOString();
   const sessions = await new SessionsRepository(db).deleteDead(before);
   const resets = await new PasswordResetsRepository(db).deleteDead(before);
@@ -17,7 +17,7 @@ export async function purgeDeadCredentials(db: Db, log: Logger): Promise<void> {
  * Runs housekeeping now and then every hour until stopped. Idempotent, so several processes
  * (API and workers) may all run it.
  */
-export function startHousekeeping(db: Db, log: Logger, options: { storage?: Storage; everyMs?: number } = {}): () => void {
+export function startHousekeeping(db: Db, log: Log, options: { storage?: Storage; everyMs?: number } = {}): () => void {
   const { storage, everyMs = 3_600_000 } = options;
   const run = async () => {
     await purgeDeadCredentials(db, log).catch((err) => log.error({ err }, 'housekeeping failed'));

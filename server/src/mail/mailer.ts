@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Logger } from 'pino';
+import type { Log } from '../lib/logger';
 
 export interface Email {
   to: string;
@@ -20,7 +20,7 @@ export interface Mailer {
  * written as a complete RFC 822 file to DATA_DIR/outbox and logged, so a single-machine install
  * can still hand a reset link to its user, and nothing is silently dropped.
  */
-export function createMailer(options: { smtpUrl: string | null; from: string; outboxDir: string; log: Logger }): Mailer {
+export function createMailer(options: { smtpUrl: string | null; from: string; outboxDir: string; log: Log }): Mailer {
   if (options.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
     return {

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, ValidationFailed } from '../lib/http-error';
+import { DomainError, ValidationFailed } from '../lib/errors';
+import { HttpError } from '../lib/http-error';
+import { statusOf } from '../http/error-status';
 import { isUniqueViolation } from '../lib/db-errors';
 import { toValidationItems } from '../http/validation';
 
@@ -12,7 +14,7 @@ import { toValidationItems } from '../http/validation';
  */
 export default fp(
   async (app) => {
-    app.setErrorHandler((error: FastifyError | HttpError | ValidationFailed, req, reply) => {
+    app.setErrorHandler((error: FastifyError | HttpError | DomainError | ValidationFailed, req, reply) => {
       try {
         return answer(error, req, reply);
       } catch (failure) {
@@ -22,18 +24,18 @@ export default fp(
       }
     });
 
-    function answer(error: FastifyError | HttpError | ValidationFailed, req: FastifyRequest, reply: FastifyReply) {
+    function answer(error: FastifyError | HttpError | DomainError | ValidationFailed, req: FastifyRequest, reply: FastifyReply) {
       if ('validation' in error && error.validation) {
         return reply.code(422).send({ errors: toValidationItems(error.validation, error.validationContext ?? 'body', req.language) });
       }
       if (error instanceof ValidationFailed) {
         return reply.code(422).send({ errors: error.problems.map((p) => ({ msg: req.t(p.key, p.values), loc: p.loc })) });
       }
-      if (error instanceof HttpError) {
-        if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
-        return reply
-          .code(error.statusCode)
-          .send({ detail: req.t(error.messageKey, error.values), ...(error.modal ? { modal: error.modal } : {}) });
+      if (error instanceof DomainError || error instanceof HttpError) {
+        const status = error instanceof DomainError ? statusOf[error.kind] : error.statusCode;
+        if (status === 401) reply.header('www-authenticate', 'Bearer');
+        const modal = error instanceof DomainError ? error.modal : undefined;
+        return reply.code(status).send({ detail: req.t(error.messageKey, error.values), ...(modal ? { modal } : {}) });
       }
       if (isUniqueViolation(error)) {
         // Two requests raced for the same name or slot; the loser may simply try again.

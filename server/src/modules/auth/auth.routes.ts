@@ -20,10 +20,10 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     smtpUrl: app.config.smtpUrl,
     from: app.config.mailFrom,
     outboxDir: path.join(app.config.dataDir, 'outbox'),
-    log: app.log as never,
+    log: app.log,
   });
   app.addHook('onClose', async () => mailer.close());
-  const auth = new AuthService(app.db, app.config, mailer, app.log as never);
+  const auth = new AuthService(app.db, app.config, mailer, app.log);
 
   const { max, windowMs } = app.config.loginRateLimit;
   // Per client address and email: guessing one account's password is slow, and one noisy

@@ -1,9 +1,9 @@
-import type { Logger } from 'pino';
+import type { Log } from '../../lib/logger';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { translate, type Language } from '../../i18n/messages';
-import { badRequest, conflict, HttpError } from '../../lib/http-error';
+import { conflict, rejected, unauthenticated } from '../../lib/errors';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { UsersRepository } from '../users/users.repository';
 import { toUserOut } from '../users/users.service';
@@ -29,7 +29,7 @@ export class AuthService {
     private readonly db: Db,
     private readonly config: Config,
     private readonly mailer: Mailer,
-    private readonly log: Logger,
+    private readonly log: Log,
   ) {
     this.users = new UsersRepository(db);
     this.sessions = new SessionsRepository(db);
@@ -59,7 +59,7 @@ export class AuthService {
     const email = normalizeEmail(username);
     const user = await this.users.findByEmail(email);
     const ok = await verifyPassword(user?.password_hash ?? null, password);
-    if (!user || !ok) throw new HttpError(401, 'server.auth.invalidCredentials');
+    if (!user || !ok) throw unauthenticated('server.auth.invalidCredentials');
     if (this.config.adminEmails.has(email) && user.role !== 'admin') {
       await this.users.update(user.id, { role: 'admin' });
     }
@@ -110,7 +110,7 @@ export class AuthService {
     await this.db.transaction().execute(async (trx) => {
       const resets = new PasswordResetsRepository(trx);
       const userId = await resets.consume(hashToken(token), now);
-      if (!userId) throw badRequest('server.auth.resetTokenInvalid');
+      if (!userId) throw rejected('server.auth.resetTokenInvalid');
       await new UsersRepository(trx).update(userId, { password_hash: passwordHash });
       await resets.invalidateAllForUser(userId, now);
       await new SessionsRepository(trx).revokeAllForUser(userId);

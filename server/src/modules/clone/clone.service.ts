@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
-import { notFound } from '../../lib/http-error';
+import { notFound } from '../../lib/errors';
 import { StepsService } from '../steps/steps.service';
 import { uniqueStepName } from '../steps/step-rules';
 import { toStepOut } from '../workflows/workflow-views';

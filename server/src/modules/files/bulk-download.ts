@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { Db } from '../../db/database';
-import { HttpError, notFound } from '../../lib/http-error';
+import { invalid, notFound } from '../../lib/errors';
 import type { Storage } from '../../storage';
 import { FilesRepository, type FileRow } from './files.repository';
 import type { BulkDownloadIn } from './files.schemas';
@@ -25,7 +25,7 @@ interface Entry {
 export async function bulkDownload(db: Db, storage: Storage, userId: string, input: BulkDownloadIn): Promise<{ stream: Readable; name: string }> {
   const fileIds = [...new Set(input.file_ids)];
   const folderIds = [...new Set(input.folder_ids)];
-  if (!fileIds.length && !folderIds.length) throw new HttpError(422, 'server.files.nothingSelected');
+  if (!fileIds.length && !folderIds.length) throw invalid('server.files.nothingSelected', ['body', 'file_ids']);
 
   const filesRepo = new FilesRepository(db);
   const foldersRepo = new FoldersRepository(db);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Logger } from 'pino';
+import type { Log } from '../../lib/logger';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../lib/db-errors';
-import { conflict, HttpError, notFound } from '../../lib/http-error';
+import { conflict, forbidden, invalid, notFound, rejected, tooLarge } from '../../lib/errors';
 import { fileKey, ObjectNotFoundError, type ByteRange, type Storage } from '../../storage';
 import type { UploadTokenSigner } from '../../storage/upload-tokens';
 import { FilesRepository, UsageEventsRepository, type FileRow } from './files.repository';
@@ -56,7 +56,7 @@ export interface Download {
   stream: Readable;
 }
 
-type Services = { db: Db; storage: Storage; signer: UploadTokenSigner | null; config: Config; log: Logger };
+type Services = { db: Db; storage: Storage; signer: UploadTokenSigner | null; config: Config; log: Log };
 
 /**
  * Files: uploads (streamed multipart, or direct to storage with prepare/confirm), move, rename,
@@ -103,7 +103,7 @@ export class FilesService {
   }
 
   private tooLargeError(name: string) {
-    return new HttpError(413, 'server.files.fileTooLarge', { name, max: formatBytes(this.s.config.fileUploadMaxBytes) });
+    return tooLarge('server.files.fileTooLarge', { name, max: formatBytes(this.s.config.fileUploadMaxBytes) });
   }
 
   /**
@@ -129,7 +129,7 @@ export class FilesService {
     await this.requireFolder(userId, folderId);
     const stored: FileOut[] = [];
     for await (const part of parts) stored.push(await this.uploadOne(userId, folderId, part));
-    if (!stored.length) throw new HttpError(422, 'server.files.noFiles');
+    if (!stored.length) throw invalid('server.files.noFiles', ['body']);
     return stored;
   }
 
@@ -242,11 +242,11 @@ export class FilesService {
     const token = this.s.signer?.parse(rawToken) ?? null;
     const pending = token ? await this.pending.findById(token.id) : undefined;
     const verdict = token && pending ? this.s.signer!.verify(token, pending.storage_key) : 'invalid';
-    if (verdict === 'invalid') throw new HttpError(403, 'server.files.uploadLinkInvalid');
-    if (verdict === 'expired') throw new HttpError(403, 'server.files.uploadLinkExpired');
+    if (verdict === 'invalid') throw forbidden('server.files.uploadLinkInvalid');
+    if (verdict === 'expired') throw forbidden('server.files.uploadLinkExpired');
     const grant = { key: pending!.storage_key, size: Number(pending!.size) };
-    const tooLarge = () => new HttpError(413, 'server.files.uploadLargerThanDeclared', { size: grant.size });
-    if (contentLength !== null && contentLength > grant.size) throw tooLarge();
+    const largerThanDeclared = () => tooLarge('server.files.uploadLargerThanDeclared', { size: grant.size });
+    if (contentLength !== null && contentLength > grant.size) throw largerThanDeclared();
 
     const meter = new UploadMeter(grant.size);
     body.once('error', (err) => meter.destroy(err));
@@ -254,12 +254,12 @@ export class FilesService {
       await this.s.storage.put(grant.key, body.pipe(meter));
     } catch (err) {
       await this.s.storage.delete(grant.key).catch(() => undefined);
-      if (err instanceof UploadLimitError) throw tooLarge();
+      if (err instanceof UploadLimitError) throw largerThanDeclared();
       throw err;
     }
     if (meter.size !== grant.size) {
       await this.s.storage.delete(grant.key);
-      throw new HttpError(400, 'server.files.sizeMismatch', { expected: grant.size, actual: meter.size });
+      throw rejected('server.files.sizeMismatch', { expected: grant.size, actual: meter.size });
     }
     return { size: meter.size };
   }
@@ -276,20 +276,20 @@ export class FilesService {
     const key = pending.storage_key;
 
     if (pending.multipart_upload_id) {
-      if (!input.parts?.length) throw new HttpError(422, 'server.files.partsRequired');
+      if (!input.parts?.length) throw invalid('server.files.partsRequired', ['body', 'parts']);
       try {
         await storage.multipart!.complete(key, pending.multipart_upload_id, input.parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })));
       } catch (err) {
         this.s.log.info({ err, upload: pending.id }, 'multipart completion refused');
-        throw new HttpError(400, 'server.files.partsInvalid');
+        throw rejected('server.files.partsInvalid');
       }
     }
 
     const object = await storage.head(key);
-    if (!object) throw new HttpError(409, 'server.files.uploadMissing');
+    if (!object) throw conflict('server.files.uploadMissing');
     if (object.size !== Number(pending.size)) {
       await storage.delete(key);
-      throw new HttpError(400, 'server.files.sizeMismatch', { expected: Number(pending.size), actual: object.size });
+      throw rejected('server.files.sizeMismatch', { expected: Number(pending.size), actual: object.size });
     }
     const meter = new UploadMeter(Number.MAX_SAFE_INTEGER);
     await pipeline(await storage.get(key), meter, new Writable({ write: (_chunk, _enc, done) => done() }));
@@ -297,7 +297,7 @@ export class FilesService {
     const expected = input.checksum_sha256?.toLowerCase() ?? pending.checksum_sha256;
     if (expected && expected !== checksum) {
       await storage.delete(key);
-      throw new HttpError(400, 'server.files.checksumMismatch');
+      throw rejected('server.files.checksumMismatch');
     }
     if (pending.folder_id) await this.requireFolder(userId, pending.folder_id);
     const used = await this.usedBytes(userId); // includes this upload's own reservation

@@ -132,7 +132,7 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     for (const name of ['../x', 'a/b', '..', 'a\\b', 'x\uFF0Fy']) {
       const created = await api.call('POST', '/folders', { name });
       expect([name, created.statusCode]).toEqual([name, 422]);
-      expect(created.json().detail).toMatch(/cannot be used/);
+      expect(created.json().errors).toEqual([{ msg: expect.stringMatching(/cannot be used/), loc: ['body', 'name'] }]);
     }
     const renamed = await api.call('PUT', `/files/${res.json().items[0].id}/rename`, { name: '../../passwd' });
     expect(renamed.statusCode).toBe(422);

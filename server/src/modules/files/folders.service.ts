@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
+import type { Log } from '../../lib/logger';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../lib/db-errors';
-import { conflict, notFound } from '../../lib/http-error';
+import { conflict, notFound } from '../../lib/errors';
 import type { Storage } from '../../storage';
 import { FilesRepository, UsageEventsRepository, type FileSort } from './files.repository';
 import type { CreateFolderIn, FolderContentsOut, FolderEntry, FolderOut, FolderQuery } from './files.schemas';
@@ -21,7 +21,7 @@ export const toFolderOut = (f: FolderRow): FolderOut => ({
 
 const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-type Services = { db: Db; storage: Storage; config: Config; log: Logger; files: FilesService };
+type Services = { db: Db; storage: Storage; config: Config; log: Log; files: FilesService };
 
 /** Folders: a tree per user whose top level (`root`) is not a row. */
 export class FoldersService {

@@ -32,7 +32,7 @@ describe('uploaded names', () => {
 
 describe('typed names', () => {
   it.each(['../x', 'a/b', 'a\\b', '..', '.', 'a..b', 'x\u2215y', 'x\uFF0Fy', 'bell\u0007', 'rtl\u202Egnp.exe', ' ', 'y'.repeat(256)])('refuses %j', (name) => {
-    expect(() => checkTypedName(name)).toThrow(expect.objectContaining({ statusCode: 422, messageKey: 'server.files.invalidName' }));
+    expect(() => checkTypedName(name)).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ key: 'server.files.invalidName', loc: ['body', 'name'] })] }));
   });
   it('accepts and trims ordinary names', () => {
     expect(checkTypedName('  Q3 results ')).toBe('Q3 results');

@@ -1,4 +1,4 @@
-import { HttpError } from '../../lib/http-error';
+import { invalid } from '../../lib/errors';
 
 /**
  * File and folder names are display text only: storage keys are server-made ids, so a name can
@@ -43,10 +43,10 @@ export function cleanUploadedName(raw: string, fallback = 'file'): string {
  * A name a person typed (new folder, rename): refused rather than silently changed, so what they
  * see is what they asked for.
  */
-export function checkTypedName(raw: string): string {
+export function checkTypedName(raw: string, loc: (string | number)[] = ['body', 'name']): string {
   const name = raw.normalize('NFC').trim();
   const bad = !name || /^\.+$/.test(name) || name.includes('..') || new RegExp(SEPARATORS.source).test(name) || new RegExp(INVISIBLE.source).test(name);
-  if (bad || codePoints(name).length > MAX_NAME_LENGTH) throw new HttpError(422, 'server.files.invalidName', { max: MAX_NAME_LENGTH });
+  if (bad || codePoints(name).length > MAX_NAME_LENGTH) throw invalid('server.files.invalidName', loc, { max: MAX_NAME_LENGTH });
   return name;
 }
 

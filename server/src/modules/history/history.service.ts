@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import type { MessageValues } from '../../i18n/messages';
-import { notFound } from '../../lib/http-error';
+import { notFound } from '../../lib/errors';
 import type { CommitMessage, EditContext } from '../workflows/workflow-editor';
 import type { WorkflowSnapshot } from '../workflows/workflow-state';
 import { toStepOut, toVariableOut, toWorkflowOut } from '../workflows/workflow-views';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { defaultParams } from '../../engine/params';
 import { stepTypes } from '../../engine/step-types';
-import { notFound, ValidationFailed } from '../../lib/http-error';
+import { notFound, ValidationFailed } from '../../lib/errors';
 import { nextPosition, uniqueStepName } from '../steps/step-rules';
 import { StepInfosRepository } from '../step-infos/step-infos.repository';
 import type { EditContext } from '../workflows/workflow-editor';

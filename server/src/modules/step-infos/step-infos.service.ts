@@ -1,10 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../lib/logger';
 import type { Db } from '../../db/database';
 import { cosine, textHash, type Embedder } from '../../engine/embeddings/embedder';
 import { features } from '../../engine/embeddings/local';
 import { stepCategories, stepTypes, type StepTypeDescription } from '../../engine/step-types';
 import { translate, type Language } from '../../i18n/messages';
-import { forbidden, HttpError, notFound } from '../../lib/http-error';
+import { forbidden, notFound, upstreamFailed } from '../../lib/errors';
 import type { AuthUser } from '../../plugins/authentication';
 import type {
   ByTagPatchIn,
@@ -49,7 +49,7 @@ export class StepInfosService {
   constructor(
     db: Db,
     private readonly embedder: Embedder,
-    private readonly log?: FastifyBaseLogger,
+    private readonly log?: Log,
   ) {
     this.repo = new StepInfosRepository(db);
   }
@@ -111,7 +111,7 @@ export class StepInfosService {
     if (user.role !== 'admin') throw forbidden();
     const wanted = tag.trim().toLowerCase();
     const matching = (await this.effectiveInfos()).filter((info) => info.tags.some((t) => t.toLowerCase() === wanted));
-    if (!matching.length) throw new HttpError(404, 'server.stepInfos.tagNotFound', { tag });
+    if (!matching.length) throw notFound('server.stepInfos.tagNotFound', { tag });
 
     const locale = patch.locale ?? localeOf(language);
     const updated = matching.map((info) => applyPatch(info, patch, locale));
@@ -148,7 +148,7 @@ export class StepInfosService {
       } catch (err) {
         this.remoteFailedAt = Date.now();
         this.log?.warn({ err, model: this.embedder.model }, 'embedding the step catalogue failed');
-        throw new HttpError(502, 'server.stepInfos.embeddingFailed');
+        throw upstreamFailed('server.stepInfos.embeddingFailed');
       }
       await this.repo.saveEmbeddings(
         this.embedder.model,

@@ -1,7 +1,7 @@
 import { defaultParams, validateParams } from '../../engine/params';
 import { getStepType } from '../../engine/step-types';
 import type { StepTypeDescription } from '../../engine/step-types/step-type';
-import { ValidationFailed, type Problem } from '../../lib/http-error';
+import { ValidationFailed, type Problem } from '../../lib/errors';
 import { isReference } from '../../engine/params';
 import type { Db } from '../../db/database';
 import { FilesRepository } from '../files/files.repository';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { getStepType } from '../../engine/step-types';
-import { HttpError, notFound } from '../../lib/http-error';
+import { notFound } from '../../lib/errors';
 import type { EditContext } from '../workflows/workflow-editor';
 import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
 import { toStepOut } from '../workflows/workflow-views';
@@ -111,7 +111,7 @@ export class StepsService {
   /** The dataset a step would read. Datasets arrive with the run engine: until a run made one, there is none. */
   async inputDataset(userId: string, stepId: string): Promise<never> {
     await this.workflowOf(userId, stepId);
-    throw new HttpError(404, 'server.steps.noInputDataset');
+    throw notFound('server.steps.noInputDataset');
   }
 
   async workflowOf(userId: string, stepId: string): Promise<string> {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import { notFound } from '../../lib/http-error';
+import { notFound } from '../../lib/errors';
 import type { BetaStatusOut, SettingsOut, SettingsPatchIn, UserOut } from './users.schemas';
 import { UsersRepository, type UserRow } from './users.repository';
 

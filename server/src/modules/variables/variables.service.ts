@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
-import { notFound, ValidationFailed } from '../../lib/http-error';
+import { notFound, ValidationFailed } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import type { EditContext } from '../workflows/workflow-editor';
 import type { VariableState, VariableType, WorkflowSnapshot } from '../workflows/workflow-state';

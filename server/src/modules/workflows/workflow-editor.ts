@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
-import { conflict, HttpError, notFound, ValidationFailed, type Problem } from '../../lib/http-error';
+import { conflict, notFound, ValidationFailed, type Problem } from '../../lib/errors';
 import { diffSnapshots, graphProblems, type InputLimits, type WorkflowSnapshot } from './workflow-state';
 import { WorkflowsRepository, type CommitRow, type WorkflowRow } from './workflows.repository';
 
@@ -67,9 +67,9 @@ export class WorkflowEditor {
     return this.withRetry(ctx, async (repo, workflow) => {
       const undo = parseStack(workflow.undo_stack);
       const target = undo.length ? await repo.findCommit(undo[undo.length - 1]) : undefined;
-      if (!target) throw new HttpError(409, 'server.history.nothingToUndo');
+      if (!target) throw conflict('server.history.nothingToUndo');
       const previous = await repo.findCommitBefore(workflow.id, target.seq);
-      if (!previous) throw new HttpError(409, 'server.history.nothingToUndo');
+      if (!previous) throw conflict('server.history.nothingToUndo');
       return {
         after: JSON.parse(previous.snapshot) as WorkflowSnapshot,
         kind: 'undo' as const,
@@ -84,7 +84,7 @@ export class WorkflowEditor {
     return this.withRetry(ctx, async (repo, workflow) => {
       const redo = parseStack(workflow.redo_stack);
       const target = redo.length ? await repo.findCommit(redo[redo.length - 1]) : undefined;
-      if (!target) throw new HttpError(409, 'server.history.nothingToRedo');
+      if (!target) throw conflict('server.history.nothingToRedo');
       return {
         after: JSON.parse(target.snapshot) as WorkflowSnapshot,
         kind: 'redo' as const,

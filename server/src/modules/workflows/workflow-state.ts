@@ -1,4 +1,4 @@
-import type { Problem } from '../../lib/http-error';
+import type { Problem } from '../../lib/errors';
 
 /**
  * A workflow's whole editable state as one value. Every edit is a function from one state to the

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { getStepType } from '../../engine/step-types';
-import { notFound } from '../../lib/http-error';
+import { notFound } from '../../lib/errors';
 import type { PageOf } from '../../http/common.schemas';
 import { WorkflowEditor, type CommitMessage, type EditContext } from './workflow-editor';
 import type { WorkflowSnapshot } from './workflow-state';
