@@ -24,6 +24,10 @@ const esmPackages = [
   'cookie',
 ].join('|');
 
+// Ignore node_modules except the ESM packages above, wherever npm nested them
+// (e.g. light-my-request/node_modules/cookie).
+const ignoreAllButEsm = [`/node_modules/(?!(${esmPackages})/)(?!.*/node_modules/)`];
+
 const tsJest = (tsconfig: string) => ['ts-jest', { tsconfig, diagnostics: { warnOnly: false } }] as [string, Record<string, unknown>];
 
 const web: Config = {
@@ -38,7 +42,7 @@ const web: Config = {
     '\\.(css|svg|png|jpg)$': '<rootDir>/src/test/file-stub.ts',
   },
   transform: { '^.+\\.(t|j)sx?$': tsJest('<rootDir>/src/tsconfig.jest.json'), '^.+\\.mjs$': tsJest('<rootDir>/src/tsconfig.jest.json') },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
+  transformIgnorePatterns: ignoreAllButEsm,
 };
 
 const serverBase: Config = {
@@ -46,7 +50,7 @@ const serverBase: Config = {
   roots: ['<rootDir>/server/src'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j)sx?$': tsJest('<rootDir>/server/tsconfig.json') },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
+  transformIgnorePatterns: ignoreAllButEsm,
 };
 
 const server: Config = { ...serverBase, displayName: 'server' };
@@ -64,7 +68,7 @@ const e2e: Config = {
   testMatch: ['**/*.e2e.ts'],
   globalSetup: '<rootDir>/e2e/support/global-setup.ts',
   transform: { '^.+\\.(t|j)sx?$': tsJest('<rootDir>/server/tsconfig.json') },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
+  transformIgnorePatterns: ignoreAllButEsm,
 };
 
 const config: Config = {
