@@ -12,7 +12,8 @@ export default async function globalSetup() {
     throw new Error(`Chromium is missing at ${chromiumPath}. Install it with: apt-get install -y chromium`);
   }
   const root = path.resolve(__dirname, '../..');
-  const outDir = path.join(root, 'node_modules', '.e2e-web');
+  // Inside this checkout (not node_modules, which several checkouts of the project may share).
+  const outDir = path.join(root, '.cache', 'e2e-web');
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',

@@ -15,7 +15,7 @@ import { launchBrowser } from './browser';
 /** Where global-setup built the web app. Jest hands globalSetup's env to the test processes; the
  *  fallback is the same path, for a file run without that setup (e.g. an editor's Jest runner). */
 export function webDir(): string {
-  const dir = process.env.E2E_WEB_DIR || path.resolve(__dirname, '../../node_modules/.e2e-web');
+  const dir = process.env.E2E_WEB_DIR || path.resolve(__dirname, '../../.cache/e2e-web');
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`No built web app in ${dir}: run the journeys with \`npx jest --selectProjects e2e\` (its global setup builds it).`);
   }
