@@ -1,5 +1,5 @@
 import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Dialect } from './database';
+import type { Db, Dialect } from './database';
 import * as m001 from './migrations/001_users_and_sessions';
 import * as m002 from './migrations/002_files';
 import * as m003 from './migrations/003_workflows';
@@ -32,7 +32,7 @@ class StaticProvider implements MigrationProvider {
 }
 
 /** Applies every pending migration; Kysely's lock table makes concurrent starts safe. */
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { cleanAbandonedUploads } from '../../jobs/abandoned-uploads';
+import type { Log } from '../../lib/logger';
 import { unzip } from '../../test/zip';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { startS3Server, type TestS3 } from '../../test/s3-server';
@@ -375,7 +376,7 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     const row = await t.app.db.selectFrom('pending_uploads').selectAll().where('id', '=', target.upload_id).executeTakeFirstOrThrow();
     expect(await t.app.storage.head(row.storage_key)).toMatchObject({ size: 4 });
 
-    const quiet = { info() {}, warn() {}, error() {} } as never;
+    const quiet: Log = { debug() {}, info() {}, warn() {}, error() {} };
     expect(await cleanAbandonedUploads(t.app.db, t.app.storage, quiet, new Date())).toEqual({ direct: 0, streamed: 0 });
     const later = new Date(Date.now() + 3 * 3_600_000);
     expect((await cleanAbandonedUploads(t.app.db, t.app.storage, quiet, later)).direct).toBeGreaterThanOrEqual(1);
