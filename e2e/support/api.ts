@@ -51,7 +51,7 @@ export async function logInViaApi(baseUrl: string, account: Pick<Account, 'email
 export async function getWithToken(baseUrl: string, pathname: string, token: string): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${baseUrl}${pathname}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
   const text = await res.text();
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {

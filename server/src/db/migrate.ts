@@ -1,5 +1,5 @@
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Dialect } from './database';
+import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import type { Db, Dialect } from './database';
 import * as m001 from './migrations/001_users_and_sessions';
 import * as m002 from './migrations/002_files';
 import * as m003 from './migrations/003_workflows';
@@ -32,8 +32,13 @@ class StaticProvider implements MigrationProvider {
 }
 
 /** Applies every pending migration; Kysely's lock table makes concurrent starts safe. */
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
+  // Kysely looks for its migration tables in every schema unless told which one, so on a database
+  // where another schema already has them (parallel test schemas, a second deployment) it skips
+  // creating its own and fails. Name the schema this connection works in (its search_path).
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

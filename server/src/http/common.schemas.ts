@@ -1,10 +1,9 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { StringEnum } from '../lib/typebox';
 
 // Shapes every area shares. The client reads these exact fields (spec §3, §7, §8).
 
-/** A string from a fixed list: `enum` in JSON Schema, a union of literals in TypeScript. */
-export const StringEnum = <T extends string[]>(values: [...T], options: Record<string, unknown> = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: values, ...options });
+export { StringEnum };
 
 export const Id = Type.String({ description: 'A UUID', minLength: 1, maxLength: 64 });
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createTestApp, signedInUser, type TestApp } from '../test/test-app';
 
@@ -139,7 +140,7 @@ describe('unexpected errors', () => {
 describe('serving the web app', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const webDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'stepwise-web-'));
+    const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-web-'));
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Stepwise</title><div id="root"></div>');
     fs.writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');

@@ -24,7 +24,7 @@ export function startHousekeeping(db: Db, log: Log, options: { storage?: Storage
     if (storage) await cleanAbandonedUploads(db, storage, log).catch((err) => log.error({ err }, 'housekeeping: upload cleanup failed'));
   };
   void run();
-  const timer = setInterval(run, everyMs);
+  const timer = setInterval(() => void run(), everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -171,7 +171,7 @@ export function FilesPage() {
       reportTransferFailure(dispatch, err);
     }
   };
-  const useInWorkflow = (file: FileEntry) =>
+  const openInWorkflow = (file: FileEntry) =>
     navigate(`${localePath('/workflows')}?${new URLSearchParams({ file_id: file.id, file_name: file.name }).toString()}`);
 
   const onAction = (action: ItemAction, item: FolderEntry) => {
@@ -180,7 +180,7 @@ export function FilesPage() {
     else if (action === 'download') void (item.type === 'file' ? downloadOne(item) : downloadZip([item], `${item.name}.zip`));
     else if (action === 'rename') setRenaming(entryKey(item));
     else if (action === 'move' && item.type === 'file') setToMove([item]);
-    else if (action === 'workflow' && item.type === 'file') useInWorkflow(item);
+    else if (action === 'workflow' && item.type === 'file') openInWorkflow(item);
     else if (action === 'delete') setToDelete([item]);
   };
 
@@ -530,7 +530,7 @@ export function FilesPage() {
       <NewFolderDialog open={creating} loading={creatingFolder} onCreate={onCreateFolder} onCancel={() => setCreating(false)} />
       <DeleteDialog items={toDelete} loading={busy === 'delete'} onConfirm={confirmDelete} onCancel={() => setToDelete([])} />
       <MoveDialog open={toMove.length > 0} count={toMove.length} currentId={folderId} openIds={openIds} loading={busy === 'move'} onMove={confirmMove} onCancel={() => setToMove([])} />
-      <PreviewDrawer file={preview} onClose={() => setPreview(null)} onDownload={downloadOne} onUseInWorkflow={useInWorkflow} />
+      <PreviewDrawer file={preview} onClose={() => setPreview(null)} onDownload={downloadOne} onUseInWorkflow={openInWorkflow} />
       <UploadPanel />
     </Stack>
   );

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { api } from '../../test/handlers';
 import { server } from '../../test/server';
+import { makeStore } from '../../app/store';
 import { UploadManager } from './uploads';
 
 // Node's File: jest-fixed-jsdom's FormData (Node's) refuses jsdom's File (no Node types here).
@@ -54,8 +55,10 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe('UploadManager', () => {
   it('runs a few uploads at a time, tracks progress, and cancels queued and running ones', async () => {
-    const dispatched: unknown[] = [];
-    const manager = new UploadManager(() => ((action: unknown) => dispatched.push(action)) as never, 2);
+    const store = makeStore();
+    const dispatch = jest.spyOn(store, 'dispatch');
+    const dispatched = () => dispatch.mock.calls.map(([action]) => action);
+    const manager = new UploadManager(() => store.dispatch, 2);
     manager.enqueue([file('a.csv'), file('b.csv'), file('c.csv'), file('d.csv')], 'folder-1');
     expect(FakeXhr.all).toHaveLength(2);
     expect(manager.getSnapshot().map((i) => i.status)).toEqual(['uploading', 'uploading', 'queued', 'queued']);
@@ -75,8 +78,8 @@ describe('UploadManager', () => {
     expect(manager.getSnapshot().map((i) => i.status)).toEqual(['done', 'cancelled', 'error', 'cancelled']);
     expect(manager.getSnapshot()[2].error).toBe('Your storage is full.');
     // The failure became a notice; finished uploads refreshed the folders.
-    expect(dispatched).toContainEqual(expect.objectContaining({ type: 'notices/addMessage', payload: expect.objectContaining({ text: 'Your storage is full.' }) }));
-    expect(dispatched).toContainEqual(expect.objectContaining({ type: 'api/invalidateTags' }));
+    expect(dispatched()).toContainEqual(expect.objectContaining({ type: 'notices/addMessage', payload: expect.objectContaining({ text: 'Your storage is full.' }) }));
+    expect(dispatched()).toContainEqual(expect.objectContaining({ type: 'api/invalidateTags' }));
     manager.clearFinished();
     expect(manager.getSnapshot()).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { api } from '../../test/handlers';
@@ -5,7 +6,8 @@ import { renderWithProviders } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import { UndoRedoControls } from './UndoRedoControls';
 
-const write = (send: (v: number | undefined) => PromiseLike<unknown>) => Promise.resolve(send(5)) as never;
+// Sends as the editor's write queue would, with the version the tab last saw.
+const write: ComponentProps<typeof UndoRedoControls>['write'] = async (send) => send(5);
 
 function record() {
   const calls: { action: string; body: unknown }[] = [];

@@ -46,9 +46,9 @@ describe('NoticeModal', () => {
     const { store, user } = renderWithProviders(<div />);
     const dispatched: unknown[] = [];
     const original = store.dispatch;
-    jest.spyOn(store, 'dispatch').mockImplementation(((action: unknown) => {
+    jest.spyOn(store, 'dispatch').mockImplementation(((action: Parameters<typeof original>[0]) => {
       dispatched.push(action);
-      return original(action as never);
+      return original(action);
     }) as typeof store.dispatch);
     showModal(store, { ...base, buttons: ['OK', 'Cancel'] });
     const dialog = await screen.findByRole('dialog');

@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ParamOut, StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
@@ -131,9 +132,9 @@ describe('step inspector', () => {
         return HttpResponse.json({ errors: [{ msg: 'Unknown column "nope"', loc: ['body', 'param_inputs', 'condition'] }] }, { status: 422 });
       }),
     );
-    const write = jest.fn((send: (v: number | undefined) => PromiseLike<unknown>) => Promise.resolve(send(7)));
+    const write: ComponentProps<typeof StepInspector>['write'] = async (send) => send(7);
     const { user } = renderWithProviders(
-      <StepInspector workflowId="w-1" step={step} info={filterInfo} write={write as never} onClose={jest.fn()} onDelete={jest.fn()} onDuplicate={jest.fn()} />,
+      <StepInspector workflowId="w-1" step={step} info={filterInfo} write={write} onClose={jest.fn()} onDelete={jest.fn()} onDuplicate={jest.fn()} />,
     );
     const condition = screen.getByLabelText(/condition label/);
     // The picker offers the variables and input fields the server says this step may use.

@@ -18,12 +18,7 @@ import { sort } from './sort';
 import { union } from './union';
 import type { StepTypeDescription } from './step-type';
 
-export type { ParamSpec, ParamType, StepTypeDescription, StepTypeTexts, CostHint } from './step-type';
-
-export type StepCategory = StepTypeDescription['category'];
-
-/** Categories in the order a workflow reads: where data comes from, what happens to it, where it goes. */
-export const stepCategories: readonly StepCategory[] = ['source', 'transform', 'combine', 'enrich', 'output'];
+export { stepCategories, type CostHint, type ParamSpec, type ParamType, type StepCategory, type StepTypeDescription, type StepTypeTexts } from './step-type';
 
 /**
  * The step registry: every step type the engine provides, in catalogue order. Adding a step type

@@ -3,44 +3,49 @@
  * the serialisable description that the catalogue (`/workflow-step-infos`), the parameter forms, the
  * validation of param inputs and the agents all read. The `run` function joins it with the run
  * engine (issue 4/6). Nothing here imports HTTP code.
+ *
+ * The shapes the API also serves (params, categories, inputs, cost) are declared once, here, as
+ * TypeBox schemas: their static types are the engine's types, and the catalogue's API schemas
+ * (`modules/step-infos/step-infos.schemas.ts`) are built from them.
  */
+import { Type, type Static } from '@sinclair/typebox';
+import { StringEnum } from '../../lib/typebox';
 
-export type ParamType =
-  | 'string'
-  | 'number'
-  | 'boolean'
-  | 'enum'
-  | 'column'
-  | 'columns'
-  | 'expression'
-  | 'template'
-  | 'file'
-  | 'dataset'
-  | 'secret'
-  | 'json';
+export const ParamType = StringEnum(['string', 'number', 'boolean', 'enum', 'column', 'columns', 'expression', 'template', 'file', 'dataset', 'secret', 'json']);
+export type ParamType = Static<typeof ParamType>;
 
-export interface ParamSpec {
-  /** Key in the step's param inputs. */
-  name: string;
-  type: ParamType;
-  label: string;
-  help: string;
-  required: boolean;
-  default?: unknown;
-  /** enum: the allowed values. */
-  options?: string[];
-  /** number: bounds. */
-  min?: number;
-  max?: number;
-  /** string/template/expression: longest accepted text. */
-  max_length?: number;
-  /** column/columns: which input the columns come from (0-based; join has two). */
-  input_index?: number;
-  /** number: whole numbers only (counts, offsets, token limits). */
-  integer?: boolean;
-  /** columns: must list as many columns as this other param (join's key columns pair up). */
-  same_length_as?: string;
-}
+export const ParamSpec = Type.Object({
+  name: Type.String({ description: "Key in the step's param_inputs" }),
+  type: ParamType,
+  label: Type.String(),
+  help: Type.String(),
+  required: Type.Boolean(),
+  default: Type.Optional(Type.Unknown({ description: 'Value a new step starts with' })),
+  options: Type.Optional(Type.Array(Type.String(), { description: 'enum: the allowed values' })),
+  min: Type.Optional(Type.Number({ description: 'number: lower bound' })),
+  max: Type.Optional(Type.Number({ description: 'number: upper bound' })),
+  integer: Type.Optional(Type.Boolean({ description: 'number: whole numbers only (counts, offsets, token limits)' })),
+  max_length: Type.Optional(Type.Integer({ description: 'string/template/expression: longest accepted text' })),
+  input_index: Type.Optional(Type.Integer({ description: 'column/columns: which input (0-based) the columns come from; join has two' })),
+  same_length_as: Type.Optional(Type.String({ description: "columns: must list as many columns as this param (join's key columns pair up)" })),
+});
+export type ParamSpec = Static<typeof ParamSpec>;
+
+/** Categories in the order a workflow reads: where data comes from, what happens to it, where it goes. */
+export const stepCategories = ['source', 'transform', 'combine', 'enrich', 'output'] as const;
+export const StepCategory = StringEnum([...stepCategories]);
+export type StepCategory = Static<typeof StepCategory>;
+
+/** How many input steps a type takes: sources 0..0, most 1..1, join 2..2, union 2..many. */
+export const StepInputs = Type.Object({ min: Type.Integer(), max: Type.Union([Type.Integer(), Type.Null()], { description: 'null: any number' }) });
+export type StepInputs = Static<typeof StepInputs>;
+
+export const CostHint = Type.Object({
+  per: StringEnum(['run', 'record'], { description: 'What the cost grows with' }),
+  credits: Type.Number({ description: 'Credits per unit, before any model or provider surcharge' }),
+  note: Type.String(),
+});
+export type CostHint = Static<typeof CostHint>;
 
 /** A step type's user-visible texts in another language; anything missing falls back to English. */
 export interface StepTypeTexts {
@@ -50,24 +55,15 @@ export interface StepTypeTexts {
   cost_note?: string;
 }
 
-export interface CostHint {
-  /** What the cost grows with. */
-  per: 'run' | 'record';
-  /** Credits per unit, before any model or provider surcharge. */
-  credits: number;
-  note: string;
-}
-
 export interface StepTypeDescription {
   /** Stable id, e.g. "filter"; what a workflow step stores as its type. */
   id: string;
   name: string;
   description: string;
-  category: 'source' | 'transform' | 'combine' | 'enrich' | 'output';
+  category: StepCategory;
   tags: string[];
   params: ParamSpec[];
-  /** How many input steps it takes: sources 0..0, most 1..1, join 2..2, union 2..many (max null). */
-  inputs: { min: number; max: number | null };
+  inputs: StepInputs;
   /** What it produces, e.g. "dataset". */
   outputs: string[];
   cost: CostHint;

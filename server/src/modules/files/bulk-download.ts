@@ -67,18 +67,24 @@ export async function bulkDownload(db: Db, storage: Storage, userId: string, inp
   }
 
   const zip = new ZipFile();
+  const output = zip.outputStream as Readable;
+  // The response has begun by the time an entry is read, so a stored object that is missing or
+  // fails midway can only end it early (a truncated zip the client rejects). yazl merely emits
+  // such errors, and an 'error' event nobody hears would bring the whole server down.
+  const cutShort = (err: Error) => output.destroy(err);
+  zip.on('error', cutShort);
   for (const entry of entries) {
     const file = entry.file!;
     zip.addReadStreamLazy(entry.path, { mtime: new Date(file.updated_at), compress: !STORED.test(file.content_type), size: Number(file.size) }, (cb) => {
-      storage.get(file.storage_key).then(
-        (stream) => cb(null, stream),
-        (err) => cb(err, undefined as never),
-      );
+      storage.get(file.storage_key).then((stream) => {
+        stream.once('error', cutShort);
+        cb(null, stream);
+      }, cutShort);
     });
   }
   for (const dir of emptyDirs) zip.addEmptyDirectory(dir);
   zip.end();
 
   const name = input.name ? cleanUploadedName(input.name.endsWith('.zip') ? input.name : `${input.name}.zip`) : roots.length === 1 && !files.length ? `${roots[0].name}.zip` : 'files.zip';
-  return { stream: zip.outputStream as Readable, name };
+  return { stream: output, name };
 }

@@ -2,7 +2,6 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError } from '../../lib/http-error';
 import { currentUser } from '../../plugins/authentication';
-import { bulkDownload } from './bulk-download';
 import {
   BulkDownloadIn,
   ConfirmUploadIn,
@@ -25,9 +24,10 @@ import {
   UploadOut,
   UploadQuery,
 } from './files.schemas';
+import { DirectUploadsService } from './direct-uploads.service';
 import { FilesService } from './files.service';
 import { FoldersService } from './folders.service';
-import { canShowInline, contentDisposition, contentTypeHeader } from './http-download';
+import { canShowInline, contentDisposition, contentTypeHeader, parseRange } from './http-download';
 
 const tags = ['Files'];
 const binary = (description: string) => ({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } });
@@ -35,7 +35,8 @@ const binary = (description: string) => ({ description, content: { 'application/
 const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const services = { db: app.db, storage: app.storage, signer: app.uploadSigner, config: app.config, log: app.log };
   const files = new FilesService(services);
-  const folders = new FoldersService({ ...services, files });
+  const directUploads = new DirectUploadsService(services);
+  const folders = new FoldersService(services);
 
   // Our own meter enforces FILE_UPLOAD_MAX_BYTES (413 with the file's name); busboy's limit sits
   // one byte above it only as a backstop.
@@ -80,7 +81,7 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: PrepareUploadOut },
       },
     },
-    async (req, reply) => reply.code(201).send(await files.prepareUpload(currentUser(req).id, req.body)),
+    async (req, reply) => reply.code(201).send(await directUploads.prepare(currentUser(req).id, req.body)),
   );
 
   app.post(
@@ -94,7 +95,7 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const file = await files.confirmUpload(currentUser(req).id, req.body);
+      const file = await directUploads.confirm(currentUser(req).id, req.body);
       return reply.code(201).send({ ...file, message: req.t('server.files.uploaded', { count: 1 }) });
     },
   );
@@ -127,12 +128,14 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const result = await files.download(currentUser(req).id, req.params.fileId, req.headers.range);
-      const { file } = result;
+      const file = await files.requireFile(currentUser(req).id, req.params.fileId);
       const size = Number(file.size);
+      const range = parseRange(req.headers.range, size);
+      // Opened before any header is set, so a record whose object is lost answers a plain 404.
+      const body = range === 'unsatisfiable' ? null : { range, stream: await files.open(file, range) };
       reply.header('accept-ranges', 'bytes').header('etag', `"${file.checksum_sha256}"`).header('x-content-type-options', 'nosniff');
       reply.header('last-modified', new Date(file.updated_at).toUTCString()).header('cache-control', 'private, no-cache');
-      if ('unsatisfiable' in result) {
+      if (!body) {
         reply.header('content-range', `bytes */${size}`);
         throw new HttpError(416, 'server.files.rangeNotSatisfiable');
       }
@@ -140,13 +143,13 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('content-type', contentTypeHeader(file.content_type)).header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name));
       // What we send is never a page of ours: no scripts, even if someone opens it directly.
       if (file.content_type !== 'application/pdf') reply.header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
-      if (result.range) {
-        reply.code(206).header('content-range', `bytes ${result.range.start}-${result.range.end}/${size}`);
-        reply.header('content-length', result.range.end - result.range.start + 1);
+      if (body.range) {
+        reply.code(206).header('content-range', `bytes ${body.range.start}-${body.range.end}/${size}`);
+        reply.header('content-length', body.range.end - body.range.start + 1);
       } else {
         reply.header('content-length', size);
       }
-      return reply.send(result.stream);
+      return reply.send(body.stream);
     },
   );
 
@@ -161,7 +164,7 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const { stream, name } = await bulkDownload(app.db, app.storage, currentUser(req).id, req.body);
+      const { stream, name } = await files.bulkDownload(currentUser(req).id, req.body);
       reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition('attachment', name)).header('cache-control', 'no-store');
       return reply.send(stream);
     },
@@ -237,7 +240,7 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (req) => {
         const length = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
-        return files.acceptDirectUpload(req.params.token, req.raw, Number.isFinite(length) ? length : null);
+        return directUploads.accept(req.params.token, req.raw, Number.isFinite(length) ? length : null);
       },
     );
   });

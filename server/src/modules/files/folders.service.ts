@@ -7,7 +7,7 @@ import { conflict, notFound } from '../../lib/errors';
 import type { Storage } from '../../storage';
 import { FilesRepository, UsageEventsRepository, type FileSort } from './files.repository';
 import type { CreateFolderIn, FolderContentsOut, FolderEntry, FolderOut, FolderQuery } from './files.schemas';
-import { folderRef, toFileOut, type FilesService } from './files.service';
+import { FileRules, folderRef, toFileOut } from './file-rules';
 import { FoldersRepository, type FolderRow } from './folders.repository';
 import { checkTypedName, firstFreeName, nameStem } from './names';
 
@@ -21,22 +21,24 @@ export const toFolderOut = (f: FolderRow): FolderOut => ({
 
 const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-type Services = { db: Db; storage: Storage; config: Config; log: Log; files: FilesService };
+type Services = { db: Db; storage: Storage; config: Config; log: Log };
 
 /** Folders: a tree per user whose top level (`root`) is not a row. */
 export class FoldersService {
   private readonly folders: FoldersRepository;
   private readonly filesRepo: FilesRepository;
+  private readonly rules: FileRules;
 
   constructor(private readonly s: Services) {
     this.folders = new FoldersRepository(s.db);
     this.filesRepo = new FilesRepository(s.db);
+    this.rules = new FileRules(s.db, s.config);
   }
 
   /** The folder, its breadcrumbs, and one page of its children: folders first (by name), then files. */
   async contents(userId: string, idParam: string, query: FolderQuery): Promise<FolderContentsOut> {
     const folderId = folderRef(idParam);
-    const folder = await this.s.files.requireFolder(userId, folderId);
+    const folder = await this.rules.requireFolder(userId, folderId);
     const order = query.order ?? 'asc';
     const fileSort: FileSort = query.sort ?? 'name';
     const folderSort = fileSort === 'size' ? 'name' : fileSort;
@@ -46,7 +48,7 @@ export class FoldersService {
       this.folders.count(userId, folderId),
       this.filesRepo.count(userId, folderId),
       folder ? this.folders.ancestry(userId, folder.id) : Promise.resolve([]),
-      this.s.files.usedBytes(userId),
+      this.rules.usedBytes(userId),
     ]);
     const folderRows = offset < folderCount ? await this.folders.list(userId, folderId, order, folderSort, offset, query.page_size) : [];
     const fileRows = await this.filesRepo.list(userId, folderId, fileSort, order, Math.max(0, offset - folderCount), query.page_size - folderRows.length);
@@ -71,7 +73,7 @@ export class FoldersService {
   async create(userId: string, input: CreateFolderIn): Promise<{ folder: FolderOut; created: boolean }> {
     const name = checkTypedName(input.name);
     const parentId = folderRef(input.parent_id);
-    await this.s.files.requireFolder(userId, parentId);
+    await this.rules.requireFolder(userId, parentId);
     const now = new Date().toISOString();
     const insert = (free: string) =>
       this.folders.insert({ id: randomUUID(), owner_id: userId, parent_id: parentId, name: free, created_at: now, updated_at: now });
@@ -97,7 +99,7 @@ export class FoldersService {
   }
 
   async rename(userId: string, id: string, rawName: string): Promise<FolderOut> {
-    const folder = await this.s.files.requireFolder(userId, id);
+    const folder = await this.rules.requireFolder(userId, id);
     if (!folder) throw notFound('server.files.folderNotFound');
     const name = checkTypedName(rawName);
     if (name !== folder.name) {

@@ -12,6 +12,7 @@ export const MAX_NAME_LENGTH = 255;
 // reverse solidus operator, big solidi, small and full-width forms).
 const SEPARATORS = /[/\\\u2044\u2215\u2216\u29F5\u29F8\u29F9\uFE68\uFF0F\uFF3C]/g;
 // C0, DEL, C1, and invisible direction marks/overrides that can disguise an extension.
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
 const INVISIBLE = /[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 
 const codePoints = (s: string) => Array.from(s);

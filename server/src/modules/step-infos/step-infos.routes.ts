@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createEmbedder } from '../../lib/embeddings';
 import { currentUser } from '../../plugins/authentication';
+import { createEmbedder } from './embeddings';
+import { StepInfoSearch } from './search.service';
 import {
   ByTagPatchIn,
   ByTagPatchOut,
@@ -21,7 +22,8 @@ const tags = ['Step infos'];
 
 /** The step catalogue (spec: Step infos), under /api/v1/workflow-step-infos. */
 const stepInfosRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const stepInfos = new StepInfosService(app.db, createEmbedder(app.config.embedding), app.log);
+  const search = new StepInfoSearch(app.db, createEmbedder(app.config.embedding), app.log);
+  const stepInfos = new StepInfosService(app.db, search);
 
   app.get(
     '/',
@@ -57,7 +59,7 @@ const stepInfosRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/embeddings/ensure',
     { schema: { tags, summary: 'Embed every info whose text changed (searches also do this by themselves)', response: { 200: EnsureEmbeddingsOut } } },
-    async () => stepInfos.ensureEmbeddings(),
+    async () => search.ensureEmbeddings(),
   );
 
   app.patch(

@@ -1,29 +1,14 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CostHint, ParamSpec, StepCategory, StepInputs } from '../../engine/step-types/step-type';
 import { Notices, PageQuery, StringEnum } from '../../http/common.schemas';
 
 // The catalogue's shapes: what the editor's catalogue panel, the param forms and the agents read.
 
-export const StepCategory = StringEnum(['source', 'transform', 'combine', 'enrich', 'output']);
-export type StepCategory = Static<typeof StepCategory>;
-
-export const ParamTypeName = StringEnum(['string', 'number', 'boolean', 'enum', 'column', 'columns', 'expression', 'template', 'file', 'dataset', 'secret', 'json']);
-
-export const ParamOut = Type.Object({
-  name: Type.String({ description: 'Key in the step\'s param_inputs' }),
-  type: ParamTypeName,
-  label: Type.String(),
-  help: Type.String(),
-  required: Type.Boolean(),
-  default: Type.Optional(Type.Unknown({ description: 'Value a new step starts with' })),
-  options: Type.Optional(Type.Array(Type.String(), { description: 'enum: the allowed values' })),
-  min: Type.Optional(Type.Number()),
-  max: Type.Optional(Type.Number()),
-  integer: Type.Optional(Type.Boolean({ description: 'number: whole numbers only' })),
-  max_length: Type.Optional(Type.Integer()),
-  input_index: Type.Optional(Type.Integer({ description: 'column/columns: which input (0-based) the columns come from' })),
-  same_length_as: Type.Optional(Type.String({ description: 'columns: must list as many columns as this param' })),
-});
-export type ParamOut = Static<typeof ParamOut>;
+// Params, categories, inputs and cost are the engine's own declarations (a step type is data the
+// API serves as it is), so the catalogue's shapes cannot drift from what the engine validates.
+export { StepCategory };
+export const ParamOut = ParamSpec;
+export type ParamOut = ParamSpec;
 
 export const StepInfoOut = Type.Object({
   id: Type.String({ description: 'The step type id a workflow step stores, e.g. "deduplicate"' }),
@@ -32,9 +17,9 @@ export const StepInfoOut = Type.Object({
   category: StepCategory,
   tags: Type.Array(Type.String()),
   params: Type.Array(ParamOut),
-  inputs: Type.Object({ min: Type.Integer(), max: Type.Union([Type.Integer(), Type.Null()], { description: 'null: any number' }) }),
+  inputs: StepInputs,
   outputs: Type.Array(Type.String()),
-  cost: Type.Object({ per: StringEnum(['run', 'record']), credits: Type.Number(), note: Type.String() }),
+  cost: CostHint,
   customized: Type.Boolean({ description: 'An admin changed its name, description, category or tags' }),
   score: Type.Optional(Type.Number({ description: 'Only when searching with q: how well it matches (higher is better)' })),
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/database';
 import { getStepType } from '../../engine/step-types';
 import { notFound } from '../../lib/errors';
-import type { PageOf } from '../../http/common.schemas';
 import { WorkflowEditor, type CommitMessage, type EditContext } from './workflow-editor';
 import type { WorkflowSnapshot } from './workflow-state';
 import { toSummaryOut, toWorkflowOut, withoutSecrets } from './workflow-views';
@@ -12,7 +12,7 @@ import type {
   WorkflowInfoOut,
   WorkflowListQuery,
   WorkflowOut,
-  WorkflowSummaryOut,
+  WorkflowPage,
   WorkflowUpdateIn,
 } from './workflows.schemas';
 
@@ -38,7 +38,7 @@ export class WorkflowsService {
     this.editor = editorFor(db);
   }
 
-  async list(userId: string, query: WorkflowListQuery): Promise<PageOf<WorkflowSummaryOut>> {
+  async list(userId: string, query: WorkflowListQuery): Promise<Static<typeof WorkflowPage>> {
     const { rows, total } = await this.repo.list(userId, {
       q: query.q?.trim() || undefined,
       sort: query.sort,

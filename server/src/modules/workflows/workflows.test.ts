@@ -93,7 +93,7 @@ describe('workflows', () => {
       { method: 'POST', url: `/api/v1/workflows/${id}/steps/insert-by-tags`, payload: { tags: ['filter'] } },
     ] as const;
     for (const call of calls) {
-      const res = await t.app.inject({ ...call, headers: bob.auth } as never);
+      const res = await t.app.inject({ ...call, headers: bob.auth });
       expect([call.method, call.url, res.statusCode]).toEqual([call.method, call.url, 404]);
       expect(res.json().detail).toBe('Workflow not found.');
     }

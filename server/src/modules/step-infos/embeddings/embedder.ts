@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * Turns texts into vectors whose cosine similarity follows meaning. The local one works offline;
- * a configured OpenAI-compatible model is one more implementation (server/src/lib/embeddings.ts).
+ * a configured OpenAI-compatible model is one more implementation (`openai.ts`).
  * Vectors of different models are never compared: each stored vector is keyed by `model`.
  */
 export interface Embedder {

@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
-import type { EmbeddingConfig } from '../config/config';
-import type { Embedder } from '../engine/embeddings/embedder';
-import { localEmbedder } from '../engine/embeddings/local';
+import type { EmbeddingConfig } from '../../../config/config';
+import type { Embedder } from './embedder';
 
 const DEFAULT_API_URL = 'https://api.openai.com/v1';
 /** Inputs per request: well under every provider's limit, few enough round trips for a catalogue. */
@@ -38,9 +37,4 @@ export class OpenAiEmbedder implements Embedder {
     }
     return vectors;
   }
-}
-
-/** The configured model when there is one, else the built-in local embedding. */
-export function createEmbedder(config: EmbeddingConfig): Embedder {
-  return config.model ? new OpenAiEmbedder({ ...config, model: config.model }) : localEmbedder;
 }
