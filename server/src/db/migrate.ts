@@ -4,6 +4,7 @@ import * as m001 from './migrations/001_users_and_sessions';
 import * as m002 from './migrations/002_files';
 import * as m003 from './migrations/003_workflows';
 import * as m004 from './migrations/004_step_infos';
+import * as m005 from './migrations/005_history_deltas';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -17,6 +18,7 @@ const migrations: Record<string, DialectMigration> = {
   '002_files': m002,
   '003_workflows': m003,
   '004_step_infos': m004,
+  '005_history_deltas': m005,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -31,10 +33,12 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/** The migrator over this list (tests use it to build a database as an older version left it). */
+export const migratorFor = (db: Kysely<any>, dialect: Dialect) => new Migrator({ db, provider: new StaticProvider(dialect) });
+
 /** Applies every pending migration; Kysely's lock table makes concurrent starts safe. */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorFor(db, dialect).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
