@@ -169,10 +169,19 @@ export class CommitsRepository {
       .execute();
   }
 
+  async isEmpty(workflowId: string, stack: Stack): Promise<boolean> {
+    const entry = await this.db
+      .selectFrom('workflow_undo_entries')
+      .select('commit_id')
+      .where('workflow_id', '=', workflowId)
+      .where('stack', '=', stack)
+      .limit(1)
+      .executeTakeFirst();
+    return entry === undefined;
+  }
+
   async availability(workflowId: string): Promise<UndoAvailability> {
-    const has = (stack: Stack) =>
-      this.db.selectFrom('workflow_undo_entries').select('commit_id').where('workflow_id', '=', workflowId).where('stack', '=', stack).limit(1).executeTakeFirst();
-    const [undo, redo] = await Promise.all([has('undo'), has('redo')]);
-    return { can_undo: undo !== undefined, can_redo: redo !== undefined };
+    const [undo, redo] = await Promise.all([this.isEmpty(workflowId, 'undo'), this.isEmpty(workflowId, 'redo')]);
+    return { can_undo: !undo, can_redo: !redo };
   }
 }

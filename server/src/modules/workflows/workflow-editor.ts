@@ -172,7 +172,7 @@ export class WorkflowEditor {
       throw new RaceLost(current?.version ?? workflow.version);
     }
     return {
-      workflow: { ...workflow, ...fields, version, ...(await commits.availability(workflow.id)) },
+      workflow: { ...workflow, ...fields, version, ...(await availabilityAfter(commits, workflow.id, kind)) },
       snapshot: after,
       commit,
       result,
@@ -257,6 +257,14 @@ async function mergeMove({ commits, userId, workflow, before, after, changes, no
   await commits.update(newest.id, fields);
   const { delta: _d, ...head } = newest;
   return { ...head, seq: workflow.version + 1, message: fields.message!, changes: fields.changes!, created_at: now };
+}
+
+/** What undo/redo can do after a commit of this kind; only the stack it took from needs a look. */
+async function availabilityAfter(commits: CommitsRepository, workflowId: string, kind: CommitRow['kind']): Promise<UndoAvailability> {
+  if (kind === 'undo') return { can_undo: !(await commits.isEmpty(workflowId, 'undo')), can_redo: true };
+  if (kind === 'redo') return { can_undo: true, can_redo: !(await commits.isEmpty(workflowId, 'redo')) };
+  // An edit or restore (merged or not) is on top of undo, and emptied redo.
+  return { can_undo: true, can_redo: false };
 }
 
 /** "Moved step Filter", or "Moved 3 steps" for a drag of several. */
