@@ -12,7 +12,9 @@ import type { WorkflowSnapshot } from '../../modules/workflows/workflow-state';
  *
  * Existing histories are converted commit by commit: the old snapshots are exact, so the delta
  * between two consecutive ones is too. There is no way down: the values of secrets are gone from
- * the history on purpose.
+ * the history on purpose. SQLite keeps the freed pages for new rows (VACUUM shrinks the file);
+ * PostgreSQL reuses the space after (auto)vacuum, and `VACUUM FULL workflows, workflow_commits`
+ * gives it back to the system.
  */
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   // Kysely runs a PostgreSQL migration inside a transaction, a SQLite one not: take one there too,

@@ -109,10 +109,13 @@ export class CommitsRepository {
       .where('c.seq', '>=', (eb) =>
         eb
           .selectFrom('workflow_commits as cp')
-          .select((cp) => cp.fn.max('cp.seq').as('seq'))
+          .select('cp.seq')
           .where('cp.workflow_id', '=', workflowId)
           .where('cp.checkpoint', 'is not', null)
-          .where('cp.seq', '<=', (inner) => inner.selectFrom('workflow_commits as target').select('target.seq').where('target.id', '=', commitId)),
+          .where('cp.seq', '<=', (inner) => inner.selectFrom('workflow_commits as target').select('target.seq').where('target.id', '=', commitId))
+          // Walks back from the commit along the (workflow_id, seq) index: at most checkpointEvery rows.
+          .orderBy('cp.seq', 'desc')
+          .limit(1),
       )
       .orderBy('c.seq')
       .execute();
