@@ -1,4 +1,4 @@
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './database';
 import * as m001 from './migrations/001_users_and_sessions';
 import * as m002 from './migrations/002_files';
@@ -33,12 +33,20 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** The migrator over this list (tests use it to build a database as an older version left it). */
-export const migratorFor = (db: Kysely<any>, dialect: Dialect) => new Migrator({ db, provider: new StaticProvider(dialect) });
+/**
+ * The migrator over this list (tests use it to build a database as an older version left it).
+ * On PostgreSQL it is pinned to the schema we work in: left unpinned, Kysely looks for its
+ * migration tables in every schema of the database, so another schema holding them (another app,
+ * a parallel test) makes it skip creating ours and fail with "kysely_migration_lock does not exist".
+ */
+export async function migratorFor(db: Kysely<any>, dialect: Dialect): Promise<Migrator> {
+  const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
+  return new Migrator({ db, provider: new StaticProvider(dialect), migrationTableSchema: schema });
+}
 
 /** Applies every pending migration; Kysely's lock table makes concurrent starts safe. */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const { error, results } = await migratorFor(db, dialect).migrateToLatest();
+  const { error, results } = await (await migratorFor(db, dialect)).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -49,7 +49,7 @@ describe('migration 005: history as checkpoints and deltas', () => {
     });
 
     const old = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(dataDir, 'stepwise.db'), pgSchema });
-    const { error } = await migratorFor(old.db, old.dialect).migrateTo('004_step_infos');
+    const { error } = await (await migratorFor(old.db, old.dialect)).migrateTo('004_step_infos');
     if (error) throw error;
     await writeOldHistory(old.db as unknown as Kysely<any>);
     await old.close();
