@@ -4,6 +4,7 @@ import * as m001 from './migrations/001_users_and_sessions';
 import * as m002 from './migrations/002_files';
 import * as m003 from './migrations/003_workflows';
 import * as m004 from './migrations/004_step_infos';
+import * as m005 from './migrations/005_history_deltas';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -17,6 +18,7 @@ const migrations: Record<string, DialectMigration> = {
   '002_files': m002,
   '003_workflows': m003,
   '004_step_infos': m004,
+  '005_history_deltas': m005,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -31,15 +33,20 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/**
+ * The migrator over this list (tests use it to build a database as an older version left it).
+ * On PostgreSQL it is pinned to the schema we work in: left unpinned, Kysely looks for its
+ * migration tables in every schema of the database, so another schema holding them (another app,
+ * a parallel test) makes it skip creating ours and fail with "kysely_migration_lock does not exist".
+ */
+export async function migratorFor(db: Db | Kysely<unknown>, dialect: Dialect): Promise<Migrator> {
+  const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
+  return new Migrator({ db, provider: new StaticProvider(dialect), migrationTableSchema: schema });
+}
+
 /** Applies every pending migration; Kysely's lock table makes concurrent starts safe. */
 export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
-  // Kysely looks for its migration tables in every schema unless told which one, so on a database
-  // where another schema already has them (parallel test schemas, a second deployment) it skips
-  // creating its own and fails. Name the schema this connection works in (its search_path).
-  const migrationTableSchema =
-    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (await migratorFor(db, dialect)).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -48,6 +48,7 @@ export interface Database {
   workflow_steps: WorkflowStepsTable;
   workflow_variables: WorkflowVariablesTable;
   workflow_commits: WorkflowCommitsTable;
+  workflow_undo_entries: WorkflowUndoEntriesTable;
   step_info_overrides: StepInfoOverridesTable;
   step_info_embeddings: StepInfoEmbeddingsTable;
 }
@@ -62,9 +63,6 @@ export interface WorkflowsTable {
   tags: string;
   /** Grows by one with every commit; a write based on another version is refused (409). */
   version: number;
-  /** JSON: commit ids that undo / redo can walk back and forth. */
-  undo_stack: string;
-  redo_stack: string;
   visibility: 'private' | 'published';
   /** JSON WorkflowSnapshot as published to the gallery (secrets stripped). */
   published_snapshot: string | null;
@@ -112,11 +110,31 @@ export interface WorkflowCommitsTable {
   author_id: string | null;
   kind: 'create' | 'edit' | 'undo' | 'redo' | 'restore';
   message: string;
-  /** JSON Change[] */
+  /** JSON Change[]: what the commit list shows. */
   changes: string;
-  /** JSON WorkflowSnapshot */
-  snapshot: string;
+  /**
+   * JSON WorkflowSnapshot after this commit, on checkpoint commits only (a workflow's first commit
+   * and then every HISTORY.checkpointEvery-th); secret values are never in it.
+   */
+  checkpoint: string | null;
+  /** JSON SnapshotDelta (what changed, before and after) on every other commit. */
+  delta: string | null;
+  /** How many delta commits lie between this commit and its checkpoint (0: it is one). */
+  depth: number;
+  /** When the commit was made, or for merged canvas moves, when the last move was. */
   created_at: string;
+}
+
+/**
+ * The undo and redo stacks, one row per commit on either (rows leave the bottom of the undo stack
+ * beyond HISTORY.undoLimit). The top of a stack is its highest `position`.
+ */
+export interface WorkflowUndoEntriesTable {
+  commit_id: string;
+  workflow_id: string;
+  stack: 'undo' | 'redo';
+  /** The workflow version at which the entry was put on its stack; only the order counts. */
+  position: number;
 }
 
 // ---- files and storage (issue 3/6) ----

@@ -1,14 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Id } from '../../http/common.schemas';
 import { expectedVersion, setVersionTag } from '../../http/versioning';
 import { currentUser } from '../../plugins/authentication';
 import { WorkflowOut } from '../workflows/workflows.schemas';
 import { CommitDetailOut, CommitListIn, CommitPage, WorkflowRefIn } from './history.schemas';
 import { HistoryService, renderMessage } from './history.service';
-import type { CommitMessage } from '../workflows/workflow-editor';
+import type { CommitMessage, EditWarning } from '../workflows/workflow-editor';
 
 const tags = ['History'];
+
+/** `warnings` in the reader's language, only when there are some. */
+const translated = (req: FastifyRequest, warnings: EditWarning[]) => (warnings.length ? { warnings: warnings.map((w) => req.t(w.key, w.values)) } : {});
 
 const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const history = new HistoryService(app.db);
@@ -27,9 +31,9 @@ const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       { schema: { tags, summary: action === 'undo' ? 'Undo the last change of a workflow' : 'Redo the last undone change', body: WorkflowRefIn, response: { 200: WorkflowOut } } },
       async (req, reply) => {
         const ctx = { workflowId: req.body.workflow_id, userId: currentUser(req).id, expectedVersion: expectedVersion(req, req.body.version) };
-        const { workflow, commit } = await history[action](ctx);
+        const { workflow, commit, warnings } = await history[action](ctx);
         setVersionTag(reply, workflow.version);
-        return { ...workflow, message: renderMessage(req.t.bind(req), JSON.parse(commit.message) as CommitMessage) };
+        return { ...workflow, message: renderMessage(req.t.bind(req), JSON.parse(commit.message) as CommitMessage), ...translated(req, warnings) };
       },
     );
   }
@@ -38,9 +42,9 @@ const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/restore/:id',
     { schema: { tags, summary: 'Bring a workflow back to a commit, as a new commit', params: Type.Object({ id: Id }), response: { 200: WorkflowOut } } },
     async (req, reply) => {
-      const { workflow, commit } = await history.restore(currentUser(req).id, req.params.id, expectedVersion(req));
+      const { workflow, commit, warnings } = await history.restore(currentUser(req).id, req.params.id, expectedVersion(req));
       setVersionTag(reply, workflow.version);
-      return { ...workflow, message: renderMessage(req.t.bind(req), JSON.parse(commit.message) as CommitMessage) };
+      return { ...workflow, message: renderMessage(req.t.bind(req), JSON.parse(commit.message) as CommitMessage), ...translated(req, warnings) };
     },
   );
 };

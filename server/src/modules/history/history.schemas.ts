@@ -13,7 +13,10 @@ export const Change = Type.Object({
 export const CommitOut = Type.Object({
   id: Type.String(),
   workflow_id: Type.String(),
-  /** 1, 2, 3… per workflow; also the workflow version this commit produced. */
+  /**
+   * Rising per workflow; also the workflow version this commit produced. A drag's moves merge into
+   * one commit, which takes the version of its last move, so numbers may skip.
+   */
   seq: Type.Integer(),
   kind: StringEnum(['create', 'edit', 'undo', 'redo', 'restore']),
   message: Type.String(),

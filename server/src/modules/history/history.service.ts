@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database';
 import type { MessageValues } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
-import type { CommitMessage, EditContext } from '../workflows/workflow-editor';
-import type { WorkflowSnapshot } from '../workflows/workflow-state';
+import { CommitsRepository, type CommitHead } from '../workflows/commits.repository';
+import type { CommitMessage, EditContext, EditResult } from '../workflows/workflow-editor';
 import { toStepOut, toVariableOut, toWorkflowOut } from '../workflows/workflow-views';
-import { WorkflowsRepository, type CommitRow } from '../workflows/workflows.repository';
+import { WorkflowsRepository } from '../workflows/workflows.repository';
 import { editorFor } from '../workflows/workflows.service';
 
 type Translate = (key: string, values?: MessageValues) => string;
@@ -15,24 +15,26 @@ export function renderMessage(t: Translate, message: CommitMessage): string {
 }
 
 export class HistoryService {
-  private readonly repo: WorkflowsRepository;
+  private readonly workflows: WorkflowsRepository;
+  private readonly commits: CommitsRepository;
   private readonly editor: ReturnType<typeof editorFor>;
 
   constructor(db: Db) {
-    this.repo = new WorkflowsRepository(db);
+    this.workflows = new WorkflowsRepository(db);
+    this.commits = new CommitsRepository(db);
     this.editor = editorFor(db);
   }
 
   async list(userId: string, workflowId: string, page: number, pageSize: number, t: Translate) {
     await this.owned(userId, workflowId);
-    const { rows, total } = await this.repo.listCommits(workflowId, pageSize, (page - 1) * pageSize);
+    const { rows, total } = await this.commits.list(workflowId, pageSize, (page - 1) * pageSize);
     const items = rows.map((r) => this.toCommitOut(r, r.author_name ?? null, t));
     return { items, total, page, page_size: pageSize };
   }
 
   async get(userId: string, commitId: string, t: Translate) {
     const commit = await this.ownedCommit(userId, commitId);
-    const state = JSON.parse(commit.snapshot) as WorkflowSnapshot;
+    const state = await this.commits.stateAfter(commit.workflow_id, commit.id);
     return {
       ...this.toCommitOut(commit, commit.author_name, t),
       state: {
@@ -46,22 +48,19 @@ export class HistoryService {
   }
 
   async undo(ctx: EditContext) {
-    const { workflow, snapshot, commit } = await this.editor.undo(ctx);
-    return { workflow: toWorkflowOut(workflow, snapshot), commit: commit! };
+    return answer(await this.editor.undo(ctx));
   }
 
   async redo(ctx: EditContext) {
-    const { workflow, snapshot, commit } = await this.editor.redo(ctx);
-    return { workflow: toWorkflowOut(workflow, snapshot), commit: commit! };
+    return answer(await this.editor.redo(ctx));
   }
 
   async restore(userId: string, commitId: string, expectedVersion: number | undefined) {
     const target = await this.ownedCommit(userId, commitId);
-    const { workflow, snapshot, commit } = await this.editor.restore({ workflowId: target.workflow_id, userId, expectedVersion }, target);
-    return { workflow: toWorkflowOut(workflow, snapshot), commit: commit! };
+    return answer(await this.editor.restore({ workflowId: target.workflow_id, userId, expectedVersion }, target.id));
   }
 
-  toCommitOut(row: Pick<CommitRow, 'id' | 'workflow_id' | 'seq' | 'kind' | 'message' | 'changes' | 'created_at' | 'author_id'>, authorName: string | null, t: Translate) {
+  toCommitOut(row: Pick<CommitHead, 'id' | 'workflow_id' | 'seq' | 'kind' | 'message' | 'changes' | 'created_at' | 'author_id'>, authorName: string | null, t: Translate) {
     return {
       id: row.id,
       workflow_id: row.workflow_id,
@@ -75,15 +74,18 @@ export class HistoryService {
   }
 
   private async owned(userId: string, workflowId: string) {
-    const workflow = await this.repo.findOwned(workflowId, userId);
+    const workflow = await this.workflows.findOwned(workflowId, userId);
     if (!workflow) throw notFound('server.workflows.notFound');
     return workflow;
   }
 
   /** A commit of one of the caller's workflows; anyone else's answers 404. */
   private async ownedCommit(userId: string, commitId: string) {
-    const commit = await this.repo.findOwnedCommit(commitId, userId);
+    const commit = await this.commits.findOwned(commitId, userId);
     if (!commit) throw notFound('server.history.commitNotFound');
     return commit;
   }
 }
+
+/** Undo, redo and restore always write a commit; warnings name secrets that came back empty. */
+const answer = ({ workflow, snapshot, commit, warnings }: EditResult<null>) => ({ workflow: toWorkflowOut(workflow, snapshot), commit: commit!, warnings });

@@ -2,8 +2,8 @@ import type { Problem } from '../../lib/errors';
 
 /**
  * A workflow's whole editable state as one value. Every edit is a function from one state to the
- * next; the history stores the state after each commit, so undo, redo and restore are "make the
- * workflow this state again". Pure: no database, no HTTP.
+ * next; the history can rebuild the state after each commit (workflow-delta.ts), so undo, redo and
+ * restore are "make the workflow this state again". Pure: no database, no HTTP.
  */
 export interface StepState {
   id: string;
@@ -42,10 +42,24 @@ export interface Change {
   fields?: string[];
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Equal as JSON values: key order does not count (a state rebuilt from the history and the same
+ * state read from rows may list an object's keys differently), and a key holding undefined is absent.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  }
+  const left = Object.entries(a).filter(([, v]) => v !== undefined);
+  const right = b as Record<string, unknown>;
+  const rightCount = Object.values(right).filter((v) => v !== undefined).length;
+  return left.length === rightCount && left.every(([key, value]) => sameJson(value, right[key]));
+}
 
 function changedFields<T extends object>(before: T, after: T): string[] {
-  return (Object.keys(after) as (keyof T & string)[]).filter((key) => !same(before[key], after[key]));
+  return (Object.keys(after) as (keyof T & string)[]).filter((key) => !sameJson(before[key], after[key]));
 }
 
 function diffById<T extends { id: string }>(entity: Change['entity'], before: T[], after: T[]): Change[] {
@@ -66,7 +80,7 @@ function diffById<T extends { id: string }>(entity: Change['entity'], before: T[
 
 /** What differs between two states: what a commit records as "what changed". */
 export function diffSnapshots(before: WorkflowSnapshot, after: WorkflowSnapshot, workflowId: string): Change[] {
-  const fields = (['name', 'description', 'tags'] as const).filter((key) => !same(before[key], after[key]));
+  const fields = (['name', 'description', 'tags'] as const).filter((key) => !sameJson(before[key], after[key]));
   return [
     ...(fields.length ? [{ entity: 'workflow' as const, id: workflowId, op: 'update' as const, fields: [...fields] }] : []),
     ...diffById('step', before.steps, after.steps),

@@ -1,7 +1,8 @@
 import type { StepOut } from '../steps/steps.schemas';
 import type { VariableOut } from '../variables/variables.schemas';
 import type { StepState, VariableState, WorkflowSnapshot } from './workflow-state';
-import type { WorkflowRow } from './workflows.repository';
+import type { UndoAvailability } from './commits.repository';
+import type { WorkflowRow, WorkflowSummaryRow } from './workflows.repository';
 import type { WorkflowOut, WorkflowSummaryOut } from './workflows.schemas';
 
 // Rows and states → the JSON the API answers. Secrets never leave as plain text.
@@ -26,7 +27,7 @@ export const toVariableOut = (workflowId: string, v: VariableState): VariableOut
   has_value: v.value !== null,
 });
 
-export const toSummaryOut = (w: WorkflowRow, stepCount: number): WorkflowSummaryOut => ({
+export const toSummaryOut = (w: WorkflowSummaryRow, stepCount: number): WorkflowSummaryOut => ({
   id: w.id,
   name: w.name,
   description: w.description,
@@ -41,13 +42,13 @@ export const toSummaryOut = (w: WorkflowRow, stepCount: number): WorkflowSummary
   updated_at: w.updated_at,
 });
 
-export const toWorkflowOut = (w: WorkflowRow, snapshot: WorkflowSnapshot): WorkflowOut => ({
+export const toWorkflowOut = (w: WorkflowRow & UndoAvailability, snapshot: WorkflowSnapshot): WorkflowOut => ({
   ...toSummaryOut(w, snapshot.steps.length),
   owner_id: w.owner_id,
   steps: snapshot.steps.map((s) => toStepOut(w.id, s)),
   variables: snapshot.variables.map((v) => toVariableOut(w.id, v)),
-  can_undo: JSON.parse(w.undo_stack).length > 0,
-  can_redo: JSON.parse(w.redo_stack).length > 0,
+  can_undo: w.can_undo,
+  can_redo: w.can_redo,
 });
 
 /** What the gallery keeps of a workflow: everything but secret values. */

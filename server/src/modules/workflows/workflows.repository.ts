@@ -1,14 +1,29 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
-import type { WorkflowCommitsTable, WorkflowsTable } from '../../db/schema';
+import type { WorkflowsTable } from '../../db/schema';
 import type { Change, StepState, VariableState, WorkflowSnapshot } from './workflow-state';
 
 export type WorkflowRow = WorkflowsTable;
 
+/** The columns a list of workflows shows (not the published copy, which can be large). */
+const summaryColumns = [
+  'workflows.id',
+  'workflows.name',
+  'workflows.description',
+  'workflows.tags',
+  'workflows.visibility',
+  'workflows.version',
+  'workflows.clone_count',
+  'workflows.cloned_from_id',
+  'workflows.published_at',
+  'workflows.created_at',
+  'workflows.updated_at',
+] as const;
+export type WorkflowSummaryRow = Pick<WorkflowRow, 'id' | 'name' | 'description' | 'tags' | 'visibility' | 'version' | 'clone_count' | 'cloned_from_id' | 'published_at' | 'created_at' | 'updated_at'>;
+
 /** `lower(column) LIKE %text%`, with the text's own % and _ taken literally, on both databases. */
 const containsText = (column: string, text: string) =>
   sql<boolean>`lower(${sql.ref(column)}) like ${`%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
-export type CommitRow = WorkflowCommitsTable;
 
 export interface WorkflowListQuery {
   q?: string;
@@ -18,7 +33,7 @@ export interface WorkflowListQuery {
   offset: number;
 }
 
-/** Rows ⇄ WorkflowSnapshot, and the queries of the Workflows and History areas. */
+/** Rows ⇄ WorkflowSnapshot, and the queries of the Workflows area (the history's are in CommitsRepository). */
 export class WorkflowsRepository {
   constructor(private readonly db: Db) {}
 
@@ -53,7 +68,7 @@ export class WorkflowsRepository {
     await this.db.deleteFrom('workflows').where('id', '=', id).execute();
   }
 
-  async list(ownerId: string, query: WorkflowListQuery): Promise<{ rows: (WorkflowRow & { step_count: number })[]; total: number }> {
+  async list(ownerId: string, query: WorkflowListQuery): Promise<{ rows: (WorkflowSummaryRow & { step_count: number })[]; total: number }> {
     let base = this.db.selectFrom('workflows').where('owner_id', '=', ownerId);
     if (query.q) {
       const q = query.q;
@@ -61,7 +76,7 @@ export class WorkflowsRepository {
     }
     const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
     const rows = await base
-      .selectAll('workflows')
+      .select(summaryColumns)
       .select((eb) =>
         eb.selectFrom('workflow_steps').whereRef('workflow_steps.workflow_id', '=', 'workflows.id').select(eb.fn.countAll<number>().as('n')).as('step_count'),
       )
@@ -164,67 +179,6 @@ export class WorkflowsRepository {
 
   async update(id: string, fields: Partial<WorkflowRow>): Promise<void> {
     await this.db.updateTable('workflows').set(fields).where('id', '=', id).execute();
-  }
-
-  async insertCommit(row: CommitRow): Promise<void> {
-    await this.db.insertInto('workflow_commits').values(row).execute();
-  }
-
-  findCommit(id: string): Promise<CommitRow | undefined> {
-    return this.db.selectFrom('workflow_commits').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  /** A commit with its author's name, if the commit's workflow belongs to `ownerId`. */
-  findOwnedCommit(id: string, ownerId: string): Promise<(CommitRow & { author_name: string | null }) | undefined> {
-    return this.db
-      .selectFrom('workflow_commits')
-      .innerJoin('workflows', 'workflows.id', 'workflow_commits.workflow_id')
-      .leftJoin('users', 'users.id', 'workflow_commits.author_id')
-      .selectAll('workflow_commits')
-      .select('users.name as author_name')
-      .where('workflow_commits.id', '=', id)
-      .where('workflows.owner_id', '=', ownerId)
-      .executeTakeFirst();
-  }
-
-  /** The commit just before `seq`: its snapshot is the state a commit started from. */
-  findCommitBefore(workflowId: string, seq: number): Promise<CommitRow | undefined> {
-    return this.db
-      .selectFrom('workflow_commits')
-      .selectAll()
-      .where('workflow_id', '=', workflowId)
-      .where('seq', '<', seq)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-  }
-
-  async listCommits(workflowId: string, limit: number, offset: number) {
-    const { total } = await this.db
-      .selectFrom('workflow_commits')
-      .where('workflow_id', '=', workflowId)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    const rows = await this.db
-      .selectFrom('workflow_commits')
-      .leftJoin('users', 'users.id', 'workflow_commits.author_id')
-      .select([
-        'workflow_commits.id',
-        'workflow_commits.workflow_id',
-        'workflow_commits.seq',
-        'workflow_commits.author_id',
-        'workflow_commits.kind',
-        'workflow_commits.message',
-        'workflow_commits.changes',
-        'workflow_commits.created_at',
-        'users.name as author_name',
-      ])
-      .where('workflow_commits.workflow_id', '=', workflowId)
-      .orderBy('workflow_commits.seq', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return { rows, total: Number(total) };
   }
 
   async incrementCloneCount(id: string): Promise<void> {

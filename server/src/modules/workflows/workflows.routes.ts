@@ -57,16 +57,25 @@ const workflowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/:id', { schema: { tags, summary: 'Delete a workflow and its history', params: IdParams, response: { 200: MessageOut } } }, async (req) => {
-    await workflows.delete(currentUser(req).id, req.params.id);
+  app.delete('/:id', { schema: { tags, summary: 'Delete a workflow and its history (If-Match refuses a stale delete)', params: IdParams, response: { 200: MessageOut } } }, async (req) => {
+    await workflows.delete(currentUser(req).id, req.params.id, expectedVersion(req));
     return { message: req.t('server.workflows.deleted') };
   });
 
   app.post(
     '/:id/publish',
-    { schema: { tags, summary: 'Publish to the gallery (published=false to unpublish)', params: IdParams, querystring: PublishQuery, response: { 200: WorkflowOut } } },
-    async (req) => {
-      const workflow = await workflows.publish(currentUser(req).id, req.params.id, req.query.published);
+    {
+      schema: {
+        tags,
+        summary: 'Publish to the gallery (published=false to unpublish; If-Match publishes only the version seen)',
+        params: IdParams,
+        querystring: PublishQuery,
+        response: { 200: WorkflowOut },
+      },
+    },
+    async (req, reply) => {
+      const workflow = await workflows.publish(currentUser(req).id, req.params.id, req.query.published, expectedVersion(req));
+      setVersionTag(reply, workflow.version);
       return { ...workflow, message: req.t(req.query.published ? 'server.workflows.published' : 'server.workflows.unpublished') };
     },
   );

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/database';
 import { getStepType } from '../../engine/step-types';
-import { notFound } from '../../lib/errors';
+import { conflict, notFound } from '../../lib/errors';
+import { CommitsRepository } from './commits.repository';
 import { WorkflowEditor, type CommitMessage, type EditContext } from './workflow-editor';
+import { forHistory } from './workflow-delta';
 import type { WorkflowSnapshot } from './workflow-state';
 import { toSummaryOut, toWorkflowOut, withoutSecrets } from './workflow-views';
 import { WorkflowsRepository, type WorkflowRow } from './workflows.repository';
@@ -31,10 +33,12 @@ export const editorFor = (db: Db) => new WorkflowEditor(db, inputLimitsOf);
 
 export class WorkflowsService {
   private readonly repo: WorkflowsRepository;
+  private readonly commits: CommitsRepository;
   private readonly editor: WorkflowEditor;
 
   constructor(private readonly db: Db) {
     this.repo = new WorkflowsRepository(db);
+    this.commits = new CommitsRepository(db);
     this.editor = editorFor(db);
   }
 
@@ -60,8 +64,6 @@ export class WorkflowsService {
       description: state.description,
       tags: JSON.stringify(state.tags),
       version: 1,
-      undo_stack: '[]',
-      redo_stack: '[]',
       visibility: 'private',
       published_snapshot: null,
       published_name: null,
@@ -84,7 +86,8 @@ export class WorkflowsService {
         [...state.steps.map((s) => ({ entity: 'step' as const, id: s.id, op: 'create' as const })), ...state.variables.map((v) => ({ entity: 'variable' as const, id: v.id, op: 'create' as const }))],
         now,
       );
-      await repo.insertCommit({
+      // The first commit is always a checkpoint: every later state is rebuilt from one.
+      await new CommitsRepository(trx).insert({
         id: randomUUID(),
         workflow_id: row.id,
         seq: 1,
@@ -92,16 +95,19 @@ export class WorkflowsService {
         kind: 'create',
         message: JSON.stringify(message),
         changes: JSON.stringify(changes),
-        snapshot: JSON.stringify(state),
+        checkpoint: JSON.stringify(forHistory(state)),
+        delta: null,
+        depth: 0,
         created_at: now,
       });
     });
-    return toWorkflowOut(row, state);
+    return toWorkflowOut({ ...row, can_undo: false, can_redo: false }, state);
   }
 
   async get(userId: string, id: string): Promise<WorkflowOut> {
     const row = await this.owned(userId, id);
-    return toWorkflowOut(row, await this.repo.loadSnapshot(row));
+    const [snapshot, undo] = await Promise.all([this.repo.loadSnapshot(row), this.commits.availability(row.id)]);
+    return toWorkflowOut({ ...row, ...undo }, snapshot);
   }
 
   async update(ctx: EditContext, patch: WorkflowUpdateIn): Promise<WorkflowOut> {
@@ -114,28 +120,29 @@ export class WorkflowsService {
     return toWorkflowOut(workflow, snapshot);
   }
 
-  async delete(userId: string, id: string): Promise<void> {
-    await this.owned(userId, id);
-    await this.repo.delete(id);
+  /** With `expectedVersion` (If-Match), only the version the caller saw is deleted; a newer one answers 409. */
+  async delete(userId: string, id: string, expectedVersion?: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new WorkflowsRepository(trx);
+      await lockedAt(repo, userId, id, expectedVersion);
+      await repo.delete(id);
+    });
   }
 
-  /** Publishing copies the current state (without secret values) to the gallery; later edits stay private until published again. */
-  async publish(userId: string, id: string, published: boolean): Promise<WorkflowOut> {
-    const row = await this.owned(userId, id);
-    const snapshot = await this.repo.loadSnapshot(row);
-    const now = new Date().toISOString();
-    const fields: Partial<WorkflowRow> = published
-      ? {
-          visibility: 'published',
-          published_snapshot: JSON.stringify(withoutSecrets(snapshot)),
-          published_name: snapshot.name,
-          published_description: snapshot.description,
-          published_tags: JSON.stringify(snapshot.tags),
-          published_at: now,
-        }
-      : { visibility: 'private', published_snapshot: null, published_name: null, published_description: null, published_tags: null, published_at: null };
-    await this.repo.update(id, fields);
-    return toWorkflowOut({ ...row, ...fields }, snapshot);
+  /**
+   * Publishing copies the current state (without secret values) to the gallery; later edits stay
+   * private until published again. With `expectedVersion` (If-Match), only the version the caller
+   * saw is published; a newer one answers 409. Publishing is not an edit: the version stays.
+   */
+  async publish(userId: string, id: string, published: boolean, expectedVersion?: number): Promise<WorkflowOut> {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new WorkflowsRepository(trx);
+      const row = await lockedAt(repo, userId, id, expectedVersion);
+      const [snapshot, undo] = await Promise.all([repo.loadSnapshot(row), new CommitsRepository(trx).availability(row.id)]);
+      const fields = publication(snapshot, published);
+      await repo.update(id, fields);
+      return toWorkflowOut({ ...row, ...fields, ...undo }, snapshot);
+    });
   }
 
   async listPublic(query: { page: number; page_size: number; q?: string }) {
@@ -187,4 +194,27 @@ export class WorkflowsService {
     if (!row) throw notFound('server.workflows.notFound');
     return row;
   }
+}
+
+/** The workflow's row, locked for the rest of the transaction, if it is the caller's and still at `expectedVersion`. */
+async function lockedAt(repo: WorkflowsRepository, userId: string, id: string, expectedVersion: number | undefined): Promise<WorkflowRow> {
+  const row = (await repo.lockOwned(id, userId)) ? await repo.findOwned(id, userId) : undefined;
+  if (!row) throw notFound('server.workflows.notFound');
+  if (expectedVersion !== undefined && expectedVersion !== row.version) throw conflict('server.workflows.staleVersion', { version: row.version });
+  return row;
+}
+
+/** The gallery columns: a copy of the state without secret values, or nothing when unpublished. */
+function publication(snapshot: WorkflowSnapshot, published: boolean): Partial<WorkflowRow> {
+  if (!published) {
+    return { visibility: 'private', published_snapshot: null, published_name: null, published_description: null, published_tags: null, published_at: null };
+  }
+  return {
+    visibility: 'published',
+    published_snapshot: JSON.stringify(withoutSecrets(snapshot)),
+    published_name: snapshot.name,
+    published_description: snapshot.description,
+    published_tags: JSON.stringify(snapshot.tags),
+    published_at: new Date().toISOString(),
+  };
 }

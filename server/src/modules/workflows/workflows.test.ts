@@ -120,6 +120,28 @@ describe('workflows', () => {
     expect(same.json().version).toBe(2); // nothing changed, nothing committed
   });
 
+  it('honours If-Match on publish and delete: a stale one answers 409 and changes nothing', async () => {
+    const workflow = await create(alice.auth);
+    const url = `/api/v1/workflows/${workflow.id}`;
+    await t.app.inject({ method: 'PUT', url, headers: alice.auth, payload: { description: 'Second version' } });
+    const staleDetail = 'This workflow was changed meanwhile (it is now at version 2). Reload it and make your change again.';
+
+    const stalePublish = await t.app.inject({ method: 'POST', url: `${url}/publish`, headers: { ...alice.auth, 'if-match': '"1"' } });
+    expect([stalePublish.statusCode, stalePublish.json().detail]).toEqual([409, staleDetail]);
+    expect((await t.app.inject({ url, headers: alice.auth })).json()).toMatchObject({ visibility: 'private', published_at: null });
+    const published = await t.app.inject({ method: 'POST', url: `${url}/publish`, headers: { ...alice.auth, 'if-match': '"2"' } });
+    expect(published.statusCode).toBe(200);
+    expect(published.headers.etag).toBe('"2"');
+    expect(published.json()).toMatchObject({ visibility: 'published', version: 2 });
+
+    const staleDelete = await t.app.inject({ method: 'DELETE', url, headers: { ...alice.auth, 'if-match': '"1"' } });
+    expect([staleDelete.statusCode, staleDelete.json().detail]).toEqual([409, staleDetail]);
+    expect((await t.app.inject({ url, headers: alice.auth })).statusCode).toBe(200);
+    const deleted = await t.app.inject({ method: 'DELETE', url, headers: { ...alice.auth, 'if-match': '"2"' } });
+    expect(deleted.statusCode).toBe(200);
+    expect((await t.app.inject({ url, headers: alice.auth })).statusCode).toBe(404);
+  });
+
   it('keeps every concurrent unversioned edit: none is lost', async () => {
     const workflow = await create(alice.auth);
     const results = await Promise.all(
