@@ -20,7 +20,11 @@ export interface Config {
   logLevel: string;
   sessionTtlHours: number;
   passwordResetTtlMinutes: number;
-  loginRateLimit: { max: number; windowMs: number };
+  /**
+   * Sign-in attempts per window: `max` per client address and email (one account's password),
+   * `perAddressMax` per client address alone (one address trying many accounts).
+   */
+  loginRateLimit: { max: number; perAddressMax: number; windowMs: number };
   smtpUrl: string | null;
   mailFrom: string;
   adminEmails: Set<string>;
@@ -100,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     passwordResetTtlMinutes: int(env.PASSWORD_RESET_TTL_MINUTES, 60, 'PASSWORD_RESET_TTL_MINUTES'),
     loginRateLimit: {
       max: int(env.LOGIN_RATE_LIMIT_MAX, 10, 'LOGIN_RATE_LIMIT_MAX'),
+      perAddressMax: int(env.LOGIN_RATE_LIMIT_PER_ADDRESS_MAX, 100, 'LOGIN_RATE_LIMIT_PER_ADDRESS_MAX'),
       windowMs: int(env.LOGIN_RATE_LIMIT_WINDOW_SECONDS, 15 * 60, 'LOGIN_RATE_LIMIT_WINDOW_SECONDS') * 1000,
     },
     smtpUrl: env.SMTP_URL || null,

@@ -85,28 +85,32 @@ export class LocalStorage implements Storage {
     // Walk from the deepest folder the prefix names, then filter by the full prefix.
     const slash = prefix.lastIndexOf('/');
     const start = slash >= 0 ? path.join(this.root, prefix.slice(0, slash)) : this.root;
-    const stack = [start];
-    while (stack.length) {
-      const dir = stack.pop()!;
-      let entries: fs.Dirent[];
-      try {
-        entries = await fs.promises.readdir(dir, { withFileTypes: true });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw err;
-      }
-      for (const entry of entries) {
-        const full = path.join(dir, entry.name);
-        // Dot files are ours (the signing key); no key can start with a dot.
-        if (entry.isDirectory()) stack.push(full);
-        else if (entry.isFile() && !entry.name.endsWith(PARTIAL) && !entry.name.startsWith('.')) {
-          const key = path.relative(this.root, full).split(path.sep).join('/');
-          if (!key.startsWith(prefix)) continue;
-          const stat = await fs.promises.stat(full);
-          yield { key, size: stat.size, lastModified: stat.mtime };
-        }
+    for await (const { full, name } of filesUnder(start)) {
+      // Dot files are ours (the signing key); no key can start with a dot.
+      if (name.endsWith(PARTIAL) || name.startsWith('.')) continue;
+      const key = path.relative(this.root, full).split(path.sep).join('/');
+      if (!key.startsWith(prefix)) continue;
+      const stat = await fs.promises.stat(full);
+      yield { key, size: stat.size, lastModified: stat.mtime };
+    }
+  }
+
+  /**
+   * A write that is still going keeps touching its temporary file, so the age that counts is the
+   * last modification: anything untouched since `before` has no writer left (or one stalled so long
+   * that its upload's pending row is gone too), and would otherwise stay on disk forever.
+   */
+  async removeStaleTemporaries(before: Date): Promise<number> {
+    let removed = 0;
+    for await (const { full, name } of filesUnder(this.root)) {
+      if (!name.endsWith(PARTIAL)) continue;
+      const stat = await fs.promises.stat(full).catch(() => null);
+      if (stat && stat.mtime < before) {
+        await fs.promises.rm(full, { force: true });
+        removed++;
       }
     }
+    return removed;
   }
 
   deletePrefix(prefix: string): Promise<number> {
@@ -119,4 +123,24 @@ export class LocalStorage implements Storage {
   }
 
   async close(): Promise<void> {}
+}
+
+/** Every plain file below `start`, depth first; a folder removed meanwhile is simply skipped. */
+async function* filesUnder(start: string): AsyncIterable<{ full: string; name: string }> {
+  const stack = [start];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) stack.push(full);
+      else if (entry.isFile()) yield { full, name: entry.name };
+    }
+  }
 }

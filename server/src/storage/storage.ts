@@ -20,6 +20,12 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<number>;
   /** Where a client may PUT exactly `size` bytes into `key` until the target expires. */
   presignPut(key: string, options: PresignOptions): Promise<UploadTarget>;
+  /**
+   * Deletes the temporary files of writes that ended without finishing (a crash mid-upload) and
+   * were last written before `before`; answers how many. Local only: S3 keeps no temporaries of
+   * ours (an interrupted multipart upload is the bucket's to expire, see the README).
+   */
+  removeStaleTemporaries?(before: Date): Promise<number>;
   /** Big direct uploads in parts (S3 only; the local backend answers single PUT targets). */
   readonly multipart?: MultipartUploads;
   close(): Promise<void>;

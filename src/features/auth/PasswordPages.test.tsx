@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { api } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
@@ -61,5 +61,18 @@ describe('reset-password page', () => {
     await user.type(screen.getByLabelText('Confirm password'), 'new-password-1{Enter}');
     expect(await screen.findByRole('status')).toHaveTextContent('This reset link is invalid or has expired.');
     expect(currentLocation()).toBe('/reset-password?token=old');
+  });
+
+  it('shows why the server refused a guessable new password under that field', async () => {
+    const msg = 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.';
+    server.use(http.post(api('/auth/reset-password'), () => HttpResponse.json({ errors: [{ msg, loc: ['body', 'new_password'] }] }, { status: 422 })));
+    const { user } = renderApp({ route: '/reset-password?token=abc' });
+    const password = await screen.findByLabelText('New password');
+    await user.type(password, 'lovelace1815');
+    await user.type(screen.getByLabelText('Confirm password'), 'lovelace1815{Enter}');
+    const field = password.closest('[data-part="root"]') as HTMLElement;
+    expect(await within(field).findByText(msg)).toBeInTheDocument();
+    expect(within(screen.getByLabelText('Confirm password').closest('[data-part="root"]') as HTMLElement).queryByText(msg)).not.toBeInTheDocument();
+    expect(currentLocation()).toBe('/reset-password?token=abc');
   });
 });

@@ -20,7 +20,7 @@ export function ResetPasswordPage() {
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const { check, clear, errorFor } = useFieldErrors<'password' | 'confirm'>();
+  const { check, clear, errorFor, showServerErrors } = useFieldErrors<'password' | 'confirm'>();
 
   const t = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
   const requestNewLink = (
@@ -54,6 +54,7 @@ export function ResetPasswordPage() {
     const result = await resetPassword({ token, new_password: password });
     // Success and failure texts come from the server through the notices middleware.
     if ('data' in result) navigate(localePath('/login'), { replace: true });
+    else showServerErrors(result.error, { new_password: 'password' });
   };
 
   return (

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { api, testUser } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
@@ -16,16 +16,16 @@ describe('sign-up page', () => {
     const { user } = renderApp({ route: '/signup' });
     await user.type(await screen.findByLabelText('Name'), 'Ada Lovelace');
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await user.type(screen.getByLabelText('Password'), 'analytical{Enter}');
+    await user.type(screen.getByLabelText('Password'), 'analytical engine notes{Enter}');
     await waitFor(() => expect(currentLocation()).toBe('/login'));
-    expect(sent).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', password: 'analytical' });
+    expect(sent).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', password: 'analytical engine notes' });
     expect(await screen.findByRole('status')).toHaveTextContent('Account created. You can sign in now.');
     expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
   });
 
   it('explains a short password and missing fields without calling the server', async () => {
     const { user } = renderApp({ route: '/signup' });
-    expect(await screen.findByText('At least 8 characters.')).toBeInTheDocument();
+    expect(await screen.findByText('At least 8 characters. A few uncommon words are hard to guess and easy to remember.')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Password'), 'short');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(screen.getByText('Use at least 8 characters.')).toBeInTheDocument();
@@ -39,9 +39,43 @@ describe('sign-up page', () => {
     const { user } = renderApp({ route: '/signup' });
     await user.type(await screen.findByLabelText('Name'), 'Ada');
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await user.type(screen.getByLabelText('Password'), 'analytical');
+    await user.type(screen.getByLabelText('Password'), 'analytical engine notes');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByRole('status')).toHaveTextContent('An account with this email already exists.');
     expect(currentLocation()).toBe('/signup');
+  });
+
+  it('shows why the server refused a guessable password under the password field, until it is changed', async () => {
+    const msg = 'This password is too easy to guess: it is one of the ten most used passwords. Add another word or two; uncommon words work best.';
+    server.use(http.post(api('/auth/signup'), () => HttpResponse.json({ errors: [{ msg, loc: ['body', 'password'] }] }, { status: 422 })));
+    const { user } = renderApp({ route: '/signup' });
+    await user.type(await screen.findByLabelText('Name'), 'Ada');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    const password = screen.getByLabelText('Password');
+    await user.type(password, '12345678{Enter}');
+    const field = password.closest('[data-part="root"]') as HTMLElement;
+    expect(await within(field).findByText(msg)).toBeInTheDocument();
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(within(field).queryByText(/At least 8 characters/)).not.toBeInTheDocument();
+    expect(currentLocation()).toBe('/signup');
+    await user.type(password, ' and more');
+    expect(within(field).queryByText(msg)).not.toBeInTheDocument();
+  });
+
+  it('shows the server’s Chinese reason on the Chinese page', async () => {
+    const msg = '这个密码太容易被猜到：它是最常用的十个密码之一。再加一两个词，不常见的词最好。';
+    let language: string | null = null;
+    server.use(
+      http.post(api('/auth/signup'), ({ request }) => {
+        language = request.headers.get('accept-language');
+        return HttpResponse.json({ errors: [{ msg, loc: ['body', 'password'] }] }, { status: 422 });
+      }),
+    );
+    const { user } = renderApp({ route: '/cn/signup' });
+    await user.type(await screen.findByLabelText('姓名'), 'Ada');
+    await user.type(screen.getByLabelText('邮箱'), 'ada@example.com');
+    await user.type(screen.getByLabelText('密码'), '12345678{Enter}');
+    expect(await within(screen.getByLabelText('密码').closest('[data-part="root"]') as HTMLElement).findByText(msg)).toBeInTheDocument();
+    expect(language).toMatch(/^zh/);
   });
 });

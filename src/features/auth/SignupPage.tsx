@@ -21,7 +21,7 @@ export function SignupPage() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { check, clear, errorFor } = useFieldErrors<'name' | 'email' | 'password'>();
+  const { check, clear, errorFor, showServerErrors } = useFieldErrors<'name' | 'email' | 'password'>();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -36,6 +36,9 @@ export function SignupPage() {
     if ('data' in result) {
       const state: LoginPageState = { email: email.trim() };
       navigate(localePath('/login'), { state });
+    } else {
+      // e.g. a password that is long enough but easy to guess: said where it is typed.
+      showServerErrors(result.error, { name: 'name', email: 'email', password: 'password' });
     }
   };
 

@@ -42,7 +42,7 @@ function renderForm(params: ParamOut[], values: Record<string, unknown> = {}, on
 
 describe('param form generated from a param schema', () => {
   it('renders the right control for every param type, with label, required mark and help', () => {
-    renderForm(everyType, { enabled: true, mode: 'keep', columns: ['a', 'b'], mapping: { a: 'b' } });
+    renderForm(everyType, { title: 'Q3', enabled: true, mode: 'keep', columns: ['a', 'b'], mapping: { a: 'b' } });
     expect(screen.getByLabelText(/title label/)).toHaveAttribute('data-param-type', 'string');
     expect(within(fieldOf('title')).getByText('*')).toBeInTheDocument();
     expect(screen.getByText('title help')).toBeInTheDocument();

@@ -1,11 +1,11 @@
-import { Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useCallback, useMemo, useState, type FormEvent } from 'react';
 import { LuCheck } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { VariableFields } from '../variables/variablesApi';
 import { ParamField } from './ParamField';
-import { checkDraft, fromDraft, sameValue, toDraft, type Draft } from './paramValues';
+import { checkDraft, fromDraft, missingRequired, sameValue, toDraft, type Draft } from './paramValues';
 
 interface ParamFormProps {
   params: ParamOut[];
@@ -42,6 +42,10 @@ export function ParamForm({ params, values, references, serverErrors, saving, on
   );
 
   const problems = Object.fromEntries(params.map((p) => [p.name, checkDraft(p, draft[p.name], t)]));
+  // Required params the saved step lacks are marked from the start, not only once touched: the
+  // user came here because the canvas said this step needs settings.
+  const missing = useMemo(() => missingRequired(params, values), [params, values]);
+  const needsValue = new Set(missing.map((p) => p.name));
   const changes: Record<string, unknown> = {};
   for (const p of params) {
     const next = fromDraft(p, draft[p.name]);
@@ -68,13 +72,21 @@ export function ParamForm({ params, values, references, serverErrors, saving, on
   return (
     <form onSubmit={submit} noValidate aria-label={t('params.formLabel')}>
       <Stack gap="5">
+        {missing.length > 0 && (
+          <Alert.Root status="warning" size="sm" data-testid="params-missing">
+            <Alert.Indicator />
+            <Alert.Title>
+              {intl.formatMessage({ id: 'params.missing' }, { params: intl.formatList(missing.map((p) => p.label), { type: 'conjunction' }) })}
+            </Alert.Title>
+          </Alert.Root>
+        )}
         {params.map((p) => (
           <ParamField
             key={p.name}
             param={p}
             value={draft[p.name]}
             // A server error stays until the field is edited; our own check shows once touched.
-            error={serverErrors[p.name] ?? (touched[p.name] || submitted ? problems[p.name] : null)}
+            error={serverErrors[p.name] ?? (touched[p.name] || submitted || needsValue.has(p.name) ? problems[p.name] : null)}
             references={references}
             onChange={onChange}
           />

@@ -12,6 +12,19 @@ export function isReference(value: unknown): boolean {
   return typeof value === 'string' && WHOLE_REFERENCE.test(value);
 }
 
+/** No value at all, as the server counts it (blank text, an empty list, null). */
+export function isEmptyValue(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * The required params a step's saved values leave empty: a new step, or a copy of someone else's
+ * workflow whose file and dataset params were dropped. The canvas and the form both mark them.
+ */
+export function missingRequired(params: ParamOut[], values: Record<string, unknown>): ParamOut[] {
+  return params.filter((p) => p.required && isEmptyValue(values[p.name]));
+}
+
 /** The value as the form's control holds it. */
 export function toDraft(param: ParamOut, value: unknown): unknown {
   const v = value === undefined ? param.default : value;

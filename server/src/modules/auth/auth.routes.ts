@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../../lib/http-error';
 import { MessageOut } from '../../http/common.schemas';
 import { createMailer } from '../../mail/mailer';
 import { currentUser } from '../../plugins/authentication';
@@ -25,7 +27,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onClose', async () => mailer.close());
   const auth = new AuthService(app.db, app.config, mailer, app.log);
 
-  const { max, windowMs } = app.config.loginRateLimit;
+  const { max, perAddressMax, windowMs } = app.config.loginRateLimit;
   // Per client address and email: guessing one account's password is slow, and one noisy
   // address cannot lock everybody else out.
   const loginLimit = {
@@ -34,6 +36,21 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     hook: 'preHandler' as const,
     keyGenerator: (req: { ip: string; body?: unknown }) =>
       `login:${req.ip}:${normalizeEmail(String((req.body as { username?: unknown } | undefined)?.username ?? ''))}`,
+  };
+  // Per client address alone, a larger budget: one address trying a few common passwords on many
+  // accounts (password spraying) never hits the per-email limit above. The plugin runs one
+  // `config.rateLimit` per route, so this second counter is checked by a hook of our own; it runs
+  // on onRequest, before the body is even parsed.
+  const loginAddressLimit = app.createRateLimit({
+    max: perAddressMax,
+    timeWindow: windowMs,
+    keyGenerator: (req) => `login-address:${req.ip}`,
+  });
+  const limitLoginPerAddress = async (req: FastifyRequest, reply: FastifyReply) => {
+    const verdict = await loginAddressLimit(req);
+    if (verdict.isAllowed || !verdict.isExceeded) return;
+    reply.header('retry-after', verdict.ttlInSeconds);
+    throw new HttpError(429, 'server.errors.tooManyRequests');
   };
   const perAddress = (name: string, perHour: number) => ({
     max: perHour,
@@ -57,6 +74,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/login',
     {
       config: { public: true, rateLimit: loginLimit },
+      onRequest: limitLoginPerAddress,
       schema: {
         tags,
         summary: 'Sign in (OAuth2 password form: username = email)',
@@ -100,7 +118,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'Set a new password with an emailed token; ends all sessions', body: ResetPasswordIn, response: { 200: MessageOut } },
     },
     async (req) => {
-      await auth.resetPassword(req.body.token, req.body.new_password);
+      await auth.resetPassword(req.body.token, req.body.new_password, req.language);
       return { message: req.t('server.auth.passwordChanged') };
     },
   );

@@ -3,7 +3,7 @@ import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { translate, type Language } from '../../i18n/messages';
-import { conflict, rejected, unauthenticated } from '../../lib/errors';
+import { conflict, rejected, unauthenticated, ValidationFailed } from '../../lib/errors';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { UsersRepository } from '../users/users.repository';
 import { toUserOut } from '../users/users.service';
@@ -11,6 +11,7 @@ import type { UserOut } from '../users/users.schemas';
 import type { SignupIn, TokenOut } from './auth.schemas';
 import { hashPassword, verifyPassword } from './passwords';
 import { PasswordResetsRepository } from './password-resets.repository';
+import { weakPasswordProblem } from './password-strength';
 import { SessionsRepository } from './sessions.repository';
 import { hashToken, newToken } from './tokens';
 
@@ -37,6 +38,7 @@ export class AuthService {
 
   async signup(input: SignupIn, language: Language): Promise<UserOut> {
     const email = normalizeEmail(input.email);
+    await refuseWeakPassword(input.password, { email, name: input.name }, language, ['body', 'password']);
     if (await this.users.findByEmail(email)) throw conflict('server.auth.emailTaken');
     const passwordHash = await hashPassword(input.password);
     try {
@@ -104,18 +106,35 @@ export class AuthService {
   }
 
   /** Sets the new password, spends the link, and ends every session of that user. */
-  async resetPassword(token: string, newPassword: string): Promise<void> {
-    const passwordHash = await hashPassword(newPassword);
+  /**
+   * The link is checked first (a dead link answers 400 whatever the password), then the password
+   * against the account's own email and name, and only then is the link spent: a refused password
+   * leaves the link usable for a better one.
+   */
+  async resetPassword(token: string, newPassword: string, language: Language): Promise<void> {
     const now = new Date().toISOString();
+    const resets = new PasswordResetsRepository(this.db);
+    const userId = await resets.findLive(hashToken(token), now);
+    const user = userId ? await this.users.findById(userId) : undefined;
+    if (!user) throw rejected('server.auth.resetTokenInvalid');
+    await refuseWeakPassword(newPassword, user, language, ['body', 'new_password']);
+    const passwordHash = await hashPassword(newPassword);
     await this.db.transaction().execute(async (trx) => {
       const resets = new PasswordResetsRepository(trx);
-      const userId = await resets.consume(hashToken(token), now);
-      if (!userId) throw rejected('server.auth.resetTokenInvalid');
-      await new UsersRepository(trx).update(userId, { password_hash: passwordHash });
-      await resets.invalidateAllForUser(userId, now);
-      await new SessionsRepository(trx).revokeAllForUser(userId);
+      const spentAt = new Date().toISOString();
+      // Spent by one conditional update: of two requests racing with the same link, one wins.
+      if ((await resets.consume(hashToken(token), spentAt)) !== user.id) throw rejected('server.auth.resetTokenInvalid');
+      await new UsersRepository(trx).update(user.id, { password_hash: passwordHash });
+      await resets.invalidateAllForUser(user.id, spentAt);
+      await new SessionsRepository(trx).revokeAllForUser(user.id);
     });
   }
+}
+
+/** Every way of setting a password goes through here (sign-up, reset; a future change-password too). */
+async function refuseWeakPassword(password: string, who: { email: string; name: string }, language: Language, loc: string[]): Promise<void> {
+  const problem = await weakPasswordProblem(password, who, language, loc);
+  if (problem) throw new ValidationFailed([problem]);
 }
 
 const escapeHtml = (text: string) =>

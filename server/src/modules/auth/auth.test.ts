@@ -70,6 +70,27 @@ describe('auth', () => {
       expect(bad.json().errors).toEqual([{ msg: '不能只填空格', loc: ['body', 'name'] }]);
     });
 
+    it('refuses passwords that are long enough but easy to guess, saying why under the password', async () => {
+      const signup = (payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: '/api/v1/auth/signup', headers, payload });
+      const account = newAccount({ email: 'charles.babbage@example.com', name: 'Charles Babbage' });
+      const refusals = {
+        '12345678': 'This password is too easy to guess: it is one of the ten most used passwords. Add another word or two; uncommon words work best.',
+        '        ': 'This password is too easy to guess: it repeats one character, like "aaa". Add another word or two; uncommon words work best. Leave out repeated words and characters.',
+        'charles.babbage@example.com': 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.',
+        CharlesBabbage1: 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.',
+        'stepwise2024': expect.stringMatching(/^This password is too easy to guess: it contains your email, your name or the name of this site\./),
+        'P@ssw0rd!': expect.stringMatching(/^This password is too easy to guess/),
+      };
+      for (const [password, msg] of Object.entries(refusals)) {
+        const res = await signup({ ...account, password });
+        expect([password, res.statusCode, res.json()]).toEqual([password, 422, { errors: [{ msg, loc: ['body', 'password'] }] }]);
+      }
+      const chinese = await signup({ ...account, password: '12345678' }, { 'accept-language': 'zh-CN' });
+      expect(chinese.json().errors).toEqual([{ msg: '这个密码太容易被猜到：它是最常用的十个密码之一。再加一两个词，不常见的词最好。', loc: ['body', 'password'] }]);
+      // Nothing was created, and a passphrase of uncommon words is welcome.
+      expect((await signup({ ...account, password: 'analytical engine punch cards' })).statusCode).toBe(201);
+    });
+
     it('makes the people in ADMIN_EMAILS admins', async () => {
       const { user } = await signUp(t.app, newAccount({ email: 'Boss@example.com' }));
       expect(user.role).toBe('admin');
@@ -157,6 +178,33 @@ describe('login rate limit', () => {
   });
 });
 
+describe('login rate limit per address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ LOGIN_RATE_LIMIT_MAX: '3', LOGIN_RATE_LIMIT_PER_ADDRESS_MAX: '5' });
+  });
+  afterAll(() => t.close());
+
+  it('stops one address trying a password on many accounts, each under its own limit', async () => {
+    const { account } = await signUp(t.app);
+    for (let i = 0; i < 5; i++) expect((await logIn(t.app, `victim${i}@example.com`, 'Winter2024!')).statusCode).toBe(401);
+    const blocked = await logIn(t.app, account.email, account.password);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({ detail: 'Too many attempts. Please wait a few minutes and try again.' });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+
+    // Another client address has its own budget.
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: '203.0.113.7',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ username: account.email, password: account.password }).toString(),
+    });
+    expect(elsewhere.statusCode).toBe(200);
+  });
+});
+
 describe('password reset over SMTP', () => {
   let t: TestApp;
   let smtp: SMTPServer;
@@ -232,6 +280,24 @@ describe('password reset over SMTP', () => {
     const again = await reset(token, 'yet another secret');
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ detail: 'This reset link is invalid or has expired. Please request a new one.' });
+  });
+
+  it('refuses an easily guessed new password without spending the link', async () => {
+    const { account } = await signUp(t.app, newAccount({ name: 'Mary Somerville' }));
+    await requestReset(account.email);
+    const token = tokenIn((await waitForMail(account.email)).raw);
+
+    const weak = await reset(token, 'somerville1');
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json()).toEqual({
+      errors: [{ msg: 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.', loc: ['body', 'new_password'] }],
+    });
+    const weakInChinese = await t.app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', headers: { 'accept-language': 'zh-CN' }, payload: { token, new_password: 'qwertyuiop' } });
+    expect(weakInChinese.json().errors[0].msg).toBe('这个密码太容易被猜到：它是最常用的一百个密码之一。再加一两个词，不常见的词最好。');
+    expect((await logIn(t.app, account.email, account.password)).statusCode).toBe(200);
+
+    expect((await reset(token, 'mechanism of the heavens')).statusCode).toBe(200);
+    expect((await logIn(t.app, account.email, 'mechanism of the heavens')).statusCode).toBe(200);
   });
 
   it('refuses a made-up token and a short password', async () => {

@@ -18,6 +18,18 @@ export class PasswordResetsRepository {
       .execute();
   }
 
+  /** The user of a token that is still usable, without spending it. */
+  async findLive(tokenHash: string, now: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('password_reset_tokens')
+      .select('user_id')
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
   /**
    * Marks a live token used and answers its user, in one statement, so two requests racing with
    * the same link cannot both succeed.

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { getStepType } from '../../engine/step-types';
 import { Id } from '../../http/common.schemas';
+import type { Language } from '../../i18n/messages';
 import { expectedVersion, setVersionTag } from '../../http/versioning';
 import { currentUser } from '../../plugins/authentication';
 import { StepWithVersionOut } from '../steps/steps.schemas';
@@ -8,6 +10,14 @@ import { WorkflowOut } from '../workflows/workflows.schemas';
 import { CloneService } from './clone.service';
 
 const tags = ['Clone'];
+
+/** The params' labels as the step form shows them, in the caller's language, as one list. */
+function paramLabels(stepType: string, params: string[], language: Language): string {
+  const type = getStepType(stepType);
+  const zh = language === 'zh-CN' ? type?.i18n?.['zh-CN']?.params : undefined;
+  const labels = params.map((name) => zh?.[name]?.label ?? type?.params.find((p) => p.name === name)?.label ?? name);
+  return labels.join(language === 'zh-CN' ? '、' : ', ');
+}
 const Name = Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }));
 
 /** Registered at /api/v1: the clone calls live under two areas' paths. */
@@ -26,9 +36,15 @@ const cloneRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const workflow = await clones.cloneWorkflow(currentUser(req).id, req.params.id, req.query.name, (name) => req.t('server.clone.copyOf', { name }));
+      const { workflow, dropped } = await clones.cloneWorkflow(currentUser(req).id, req.params.id, req.query.name, (name) => req.t('server.clone.copyOf', { name }));
       setVersionTag(reply, workflow.version);
-      return reply.code(201).send({ ...workflow, message: req.t('server.clone.workflowCloned') });
+      const warnings = [
+        ...dropped.steps.map((step) =>
+          req.t('server.clone.settingsDropped', { step: step.name, params: paramLabels(step.stepType, step.params, req.language) }),
+        ),
+        ...dropped.variables.map((variable) => req.t('server.clone.variableCleared', { variable })),
+      ];
+      return reply.code(201).send({ ...workflow, message: req.t('server.clone.workflowCloned'), ...(warnings.length ? { warnings } : {}) });
     },
   );
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { notFound } from '../../lib/errors';
+import { FilesRepository } from '../files/files.repository';
+import { FoldersRepository } from '../files/folders.repository';
 import { StepsService } from '../steps/steps.service';
 import { uniqueStepName } from '../steps/step-rules';
 import { toStepOut } from '../workflows/workflow-views';
@@ -8,6 +10,7 @@ import { withNewIds, type StepState, type WorkflowSnapshot } from '../workflows/
 import { WorkflowsRepository } from '../workflows/workflows.repository';
 import { editorFor, WorkflowsService } from '../workflows/workflows.service';
 import type { WorkflowOut } from '../workflows/workflows.schemas';
+import { candidateIds, withoutForeignReferences, type Dropped, type OwnedIds } from './foreign-references';
 
 export class CloneService {
   private readonly repo: WorkflowsRepository;
@@ -18,23 +21,48 @@ export class CloneService {
 
   /**
    * A copy in the caller's account: of their own workflow as it is now, or of someone else's as it
-   * was published (without secret values). Anything else answers 404, as a missing workflow.
+   * was published (without secret values, and without the files and datasets of its author, which
+   * `dropped` lists so the caller can say what needs setting again). Anything else answers 404, as
+   * a missing workflow.
    */
-  async cloneWorkflow(userId: string, sourceId: string, name: string | undefined, copyOf: (name: string) => string): Promise<WorkflowOut> {
+  async cloneWorkflow(
+    userId: string,
+    sourceId: string,
+    name: string | undefined,
+    copyOf: (name: string) => string,
+  ): Promise<{ workflow: WorkflowOut; dropped: Dropped }> {
     const source = await this.repo.findById(sourceId);
     let snapshot: WorkflowSnapshot;
+    let dropped: Dropped = { steps: [], variables: [] };
     if (source && source.owner_id === userId) snapshot = await this.repo.loadSnapshot(source);
-    else if (source && source.visibility === 'published' && source.published_snapshot) snapshot = JSON.parse(source.published_snapshot);
-    else throw notFound('server.workflows.notFound');
+    else if (source && source.visibility === 'published' && source.published_snapshot) {
+      const published = JSON.parse(source.published_snapshot) as WorkflowSnapshot;
+      ({ snapshot, dropped } = withoutForeignReferences(published, await this.ownedAmong(userId, candidateIds(published))));
+    } else throw notFound('server.workflows.notFound');
 
     const copy = withNewIds(snapshot, randomUUID);
     copy.name = name?.trim() || copyOf(snapshot.name);
     const workflow = await new WorkflowsService(this.db).create(userId, { name: copy.name }, copy, source.id);
     await this.repo.incrementCloneCount(source.id);
-    return workflow;
+    return { workflow, dropped };
   }
 
-  /** A copy of a step, in its own workflow (same inputs) or another of the caller's (unconnected). */
+  /** Which of these ids name the user's own files or folders (a `file` param names either), or datasets. */
+  private async ownedAmong(userId: string, ids: { file: string[]; dataset: string[] }): Promise<OwnedIds> {
+    const [files, folders] = await Promise.all([
+      new FilesRepository(this.db).findManyOwned(userId, ids.file),
+      new FoldersRepository(this.db).findManyOwned(userId, ids.file),
+    ]);
+    // Datasets have no owner on record until the run engine writes them (issue 4/6), so none named
+    // by another account's workflow can be the caller's: each such param is dropped.
+    return { file: new Set([...files, ...folders].map((row) => row.id)), dataset: new Set() };
+  }
+
+  /**
+   * A copy of a step, in its own workflow (same inputs) or another of the caller's (unconnected).
+   * Both workflows are the caller's (`workflowOf` and the editor check it), so the params, file
+   * and dataset ids included, are the caller's own and are kept as they are.
+   */
   async cloneStep(userId: string, stepId: string, targetWorkflowId: string | undefined, name: string | undefined, expectedVersion?: number) {
     const sourceWorkflowId = await new StepsService(this.db).workflowOf(userId, stepId);
     const sourceWorkflow = (await this.repo.findById(sourceWorkflowId))!;

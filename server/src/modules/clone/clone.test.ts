@@ -60,3 +60,90 @@ describe('clone', () => {
     expect((await alice.call('POST', `/workflow-steps/${b.id}/clone?workflow_id=${bobs.id}`)).status).toBe(404);
   });
 });
+
+describe("clone: another author's files and datasets", () => {
+  let t: TestApp;
+  let alice: ReturnType<typeof workflowClient>;
+  let bob: ReturnType<typeof workflowClient>;
+  let aliceAuth: { authorization: string };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    aliceAuth = (await signedInUser(t.app, { name: 'Alice' })).auth;
+    alice = workflowClient(t.app, aliceAuth);
+    bob = workflowClient(t.app, (await signedInUser(t.app, { name: 'Bob' })).auth);
+  });
+  afterAll(() => t.close());
+
+  async function aliceUploads(name: string): Promise<string> {
+    const payload = `--b\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\nid,amount\n1,10\n\r\n--b--\r\n`;
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...aliceAuth, 'content-type': 'multipart/form-data; boundary=b' }, payload });
+    expect(res.statusCode).toBe(201);
+    return res.json().items[0].id;
+  }
+
+  /** Alice's published workflow naming her file, a dataset, and her file again through a variable. */
+  async function alicesPublishedWorkflow() {
+    const fileId = await aliceUploads('sales.csv');
+    const datasetId = '7d0c8a3e-2f4b-4c61-9a57-3b1e0d9f6a12';
+    const wf = await alice.createWorkflow('Sales report');
+    await alice.ok('POST', `/workflows/${wf.id}/variables`, { name: 'source', type: 'string', value: fileId });
+    const load = await alice.addStep(wf.id, 'import_csv', { name: 'Load sales', param_inputs: { file: fileId, delimiter: 'semicolon' } });
+    await alice.addStep(wf.id, 'filter', { name: 'Big ones', inputs: [load.id], param_inputs: { condition: 'amount > 5' } });
+    await alice.addStep(wf.id, 'import_dataset', { name: 'Last run', param_inputs: { dataset: datasetId } });
+    await alice.addStep(wf.id, 'import_csv', { name: 'Load chosen', param_inputs: { file: '{{var.source}}' } });
+    await alice.ok('POST', `/workflows/${wf.id}/publish`);
+    return { wf, fileId, datasetId };
+  }
+  const stepNamed = (workflow: { steps: { name: string; param_inputs: Record<string, unknown> }[] }, name: string) =>
+    workflow.steps.find((s) => s.name === name)!;
+
+  it("drops the params naming the author's things from someone else's copy, and says which steps need settings", async () => {
+    const { wf, fileId, datasetId } = await alicesPublishedWorkflow();
+    const res = await bob.call('POST', `/workflows/${wf.id}/clone`);
+    expect(res.status).toBe(201);
+    const copy = res.body;
+    expect(stepNamed(copy, 'Load sales').param_inputs).toEqual({ delimiter: 'semicolon', has_header: true, encoding: 'utf-8' });
+    expect(stepNamed(copy, 'Last run').param_inputs).not.toHaveProperty('dataset');
+    expect(stepNamed(copy, 'Big ones').param_inputs).toEqual({ condition: 'amount > 5', mode: 'keep' });
+    // The reference stays, but the variable no longer holds Alice's file id.
+    expect(stepNamed(copy, 'Load chosen').param_inputs).toMatchObject({ file: '{{var.source}}' });
+    expect(copy.variables).toEqual([expect.objectContaining({ name: 'source', value: null })]);
+    expect(res.body.warnings).toEqual([
+      '"Load sales" needs settings again: CSV file. The original used files or datasets of its author, which stay theirs.',
+      '"Last run" needs settings again: Dataset. The original used files or datasets of its author, which stay theirs.',
+      'Variable "source" was emptied: it named a file or dataset of the original author. Set it to one of yours.',
+    ]);
+    // What Bob's account now holds, not only what the answer said.
+    const stored = await bob.getWorkflow(copy.id);
+    expect(stored.steps).toHaveLength(4);
+    expect(JSON.stringify(stored)).not.toContain(fileId);
+    expect(JSON.stringify(stored)).not.toContain(datasetId);
+    const history = await bob.ok('POST', '/workflow-history/commits', { workflow_id: copy.id });
+    expect(history.items).toHaveLength(1);
+    expect(JSON.stringify(history)).not.toContain(fileId);
+  });
+
+  it('names the params in the reader’s language', async () => {
+    const { wf } = await alicesPublishedWorkflow();
+    const res = await bob.call('POST', `/workflows/${wf.id}/clone`, undefined, { 'accept-language': 'zh-CN' });
+    expect(res.body.warnings[0]).toBe('“Load sales”需要重新设置：CSV 文件。原工作流使用的是其作者的文件或数据集，这些仍归作者所有。');
+  });
+
+  it('keeps everything when the author copies their own workflow, and when a step is copied within their workflows', async () => {
+    const { wf, fileId, datasetId } = await alicesPublishedWorkflow();
+    const res = await alice.call('POST', `/workflows/${wf.id}/clone`);
+    expect(res.status).toBe(201);
+    expect(res.body.warnings).toBeUndefined();
+    expect(stepNamed(res.body, 'Load sales').param_inputs).toMatchObject({ file: fileId });
+    expect(stepNamed(res.body, 'Last run').param_inputs).toMatchObject({ dataset: datasetId });
+    expect(res.body.variables[0].value).toBe(fileId);
+
+    const load = stepNamed(await alice.getWorkflow(wf.id), 'Load sales') as unknown as { id: string };
+    const inPlace = await alice.ok('POST', `/workflow-steps/${load.id}/clone`);
+    expect(inPlace.param_inputs).toMatchObject({ file: fileId });
+    const other = await alice.createWorkflow('Elsewhere');
+    const moved = await alice.ok('POST', `/workflow-steps/${load.id}/clone?workflow_id=${other.id}`);
+    expect(moved.param_inputs).toMatchObject({ file: fileId });
+  });
+});

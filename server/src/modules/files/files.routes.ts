@@ -141,8 +141,12 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const inline = req.query.disposition === 'inline' && canShowInline(file.content_type);
       reply.header('content-type', contentTypeHeader(file.content_type)).header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name));
-      // What we send is never a page of ours: no scripts, even if someone opens it directly.
-      if (file.content_type !== 'application/pdf') reply.header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
+      // What we send is never a page of ours: no scripts, and an opaque origin (sandbox) even if
+      // someone opens it directly. PDFs too: a PDF can carry JavaScript, and Chromium's viewer (seen
+      // in 156, top level and in an iframe) renders a PDF under this whole policy, bare `sandbox`
+      // included. The app's own preview is unaffected either way: it shows a blob URL, which
+      // carries none of these headers.
+      reply.header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
       if (body.range) {
         reply.code(206).header('content-range', `bytes ${body.range.start}-${body.range.end}/${size}`);
         reply.header('content-length', body.range.end - body.range.start + 1);

@@ -390,7 +390,7 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     expect(await t.app.storage.head(row.storage_key)).toMatchObject({ size: 4 });
 
     const quiet: Log = { debug() {}, info() {}, warn() {}, error() {} };
-    expect(await cleanAbandonedUploads(t.app.db, t.app.storage, quiet, new Date())).toEqual({ direct: 0, streamed: 0 });
+    expect(await cleanAbandonedUploads(t.app.db, t.app.storage, quiet, new Date())).toEqual({ direct: 0, streamed: 0, temporaries: 0 });
     const later = new Date(Date.now() + 3 * 3_600_000);
     expect((await cleanAbandonedUploads(t.app.db, t.app.storage, quiet, later)).direct).toBeGreaterThanOrEqual(1);
     expect(await t.app.storage.head(row.storage_key)).toBeNull();

@@ -1,4 +1,4 @@
-import { Badge, Box, Flex, Icon, Text } from '@chakra-ui/react';
+import { Badge, Box, Flex, Icon, Text, VisuallyHidden } from '@chakra-ui/react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { LuCircleAlert } from 'react-icons/lu';
@@ -11,6 +11,9 @@ import type { StepFlowNode } from './graph';
 export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
   const intl = useIntl();
   const look = lookOf(data.category);
+  const missingText = data.missing.length
+    ? intl.formatMessage({ id: 'editor.node.missing' }, { params: intl.formatList(data.missing, { type: 'conjunction' }) })
+    : '';
   return (
     <Box
       colorPalette={look.palette}
@@ -18,7 +21,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       bg="bg.panel"
       rounded="xl"
       borderWidth="1px"
-      borderColor={selected ? 'brand.solid' : 'border'}
+      borderColor={selected ? 'brand.solid' : data.missing.length ? 'orange.emphasized' : 'border'}
       shadow={selected ? '0 0 0 3px var(--chakra-colors-brand-muted), var(--chakra-shadows-md)' : 'sm'}
       transition="box-shadow 0.15s, border-color 0.15s"
       data-testid="step-node"
@@ -36,19 +39,24 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
           <Text textStyle="xs" color="fg.muted" truncate>
             {data.typeName}
           </Text>
+          {data.missing.length > 0 && (
+            <Badge
+              colorPalette="orange"
+              variant="subtle"
+              size="sm"
+              mt="1"
+              maxW="full"
+              title={missingText}
+              data-testid="step-needs-settings"
+            >
+              <LuCircleAlert aria-hidden />
+              <Text as="span" truncate>
+                {intl.formatMessage({ id: 'editor.node.needsSettings' })}
+              </Text>
+              <VisuallyHidden>{missingText}</VisuallyHidden>
+            </Badge>
+          )}
         </Box>
-        {data.missing > 0 && (
-          <Badge
-            colorPalette="orange"
-            variant="subtle"
-            rounded="full"
-            px="1.5"
-            title={intl.formatMessage({ id: 'editor.node.missing' }, { count: data.missing })}
-            aria-label={intl.formatMessage({ id: 'editor.node.missing' }, { count: data.missing })}
-          >
-            <LuCircleAlert aria-hidden />
-          </Badge>
-        )}
       </Flex>
       <Box h="1" bg="colorPalette.solid" roundedBottom="xl" opacity={0.85} />
       <Handle type="source" position={Position.Bottom} className="step-handle" />

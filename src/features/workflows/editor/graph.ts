@@ -1,6 +1,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
+import { missingRequired } from '../../steps/paramValues';
 
 // The canvas is derived from the server's workflow (kept in RTK Query), never stored twice. Node
 // objects are reused while their step is unchanged, so a change to one step re-renders one node,
@@ -10,20 +11,15 @@ export interface StepNodeData extends Record<string, unknown> {
   name: string;
   typeName: string;
   category: string | undefined;
-  /** Required params still empty: the node shows it needs settings. */
-  missing: number;
+  /** Labels of the required params still empty: the node shows it needs settings, and which. */
+  missing: string[];
   acceptsInputs: boolean;
 }
 
 export type StepFlowNode = Node<StepNodeData, 'step'>;
 
-export function isEmptyValue(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
-}
-
-function missingParams(step: StepOut, info: StepInfoOut | undefined): number {
-  if (!info) return 0;
-  return info.params.filter((p) => p.required && isEmptyValue(step.param_inputs[p.name])).length;
+function missingParams(step: StepOut, info: StepInfoOut | undefined): string[] {
+  return info ? missingRequired(info.params, step.param_inputs).map((p) => p.label) : [];
 }
 
 export type NodeCache = Map<string, { step: StepOut; info: StepInfoOut | undefined; selected: boolean; node: StepFlowNode }>;

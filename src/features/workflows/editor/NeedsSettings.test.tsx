@@ -1,0 +1,127 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
+import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
+import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
+import { api } from '../../../test/handlers';
+import { renderApp } from '../../../test/renderWithProviders';
+import { server } from '../../../test/server';
+
+// A copy of someone else's workflow: the server dropped its import step's file (it was theirs),
+// so the step has no value for a required param. The editor must say so on the canvas and in the form.
+
+const importCsv: StepInfoOut = {
+  id: 'import_csv',
+  name: 'Import CSV',
+  description: 'Load a CSV file from your files.',
+  category: 'source',
+  tags: ['import', 'csv'],
+  params: [
+    { name: 'file', type: 'file', label: 'CSV file', help: 'The CSV file to read.', required: true },
+    { name: 'delimiter', type: 'enum', label: 'Delimiter', help: 'Between values.', required: false, default: 'auto', options: ['auto', 'comma', 'semicolon'] },
+  ],
+  inputs: { min: 0, max: 0 },
+  outputs: ['dataset'],
+  cost: { per: 'run', credits: 0, note: '' },
+  customized: false,
+};
+const filter: StepInfoOut = {
+  id: 'filter',
+  name: 'Filter rows',
+  description: 'Keep the rows that match.',
+  category: 'transform',
+  tags: ['filter'],
+  params: [{ name: 'condition', type: 'expression', label: 'Condition', help: 'Which rows to keep.', required: true }],
+  inputs: { min: 1, max: 1 },
+  outputs: ['dataset'],
+  cost: { per: 'run', credits: 0, note: '' },
+  customized: false,
+};
+
+const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: { delimiter: 'semicolon' }, inputs: [], position: { x: 0, y: 0 } };
+const keep: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Big ones', param_inputs: { condition: 'amount > 5' }, inputs: ['s-1'], position: { x: 0, y: 140 } };
+
+function workflowWith(steps: StepOut[], version = 1): WorkflowOut {
+  return {
+    id: 'w-1',
+    name: 'Copy of Sales report',
+    description: '',
+    tags: [],
+    visibility: 'private',
+    version,
+    step_count: steps.length,
+    clone_count: 0,
+    cloned_from_id: 'w-0',
+    published_at: null,
+    created_at: '2026-11-20T10:00:00.000Z',
+    updated_at: '2026-11-20T10:00:00.000Z',
+    owner_id: 'u-1',
+    steps,
+    variables: [],
+    can_undo: false,
+    can_redo: false,
+  };
+}
+
+describe('a step that needs settings', () => {
+  let current: WorkflowOut;
+  let saved: unknown = null;
+
+  beforeEach(() => {
+    localStorage.setItem('accessToken', 'good');
+    current = workflowWith([load, keep]);
+    saved = null;
+    server.use(
+      http.get(api('/workflows/w-1'), () => HttpResponse.json(current)),
+      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [importCsv, filter], total: 2, page: 1, page_size: 200, ranking: 'text' })),
+      http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
+      http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
+      http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
+      http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
+      http.patch(api('/workflow-steps/s-1/param-inputs/partial'), async ({ request }) => {
+        saved = await request.json();
+        const step = { ...load, param_inputs: { ...load.param_inputs, ...(saved as { param_inputs: object }).param_inputs } };
+        current = workflowWith([step, keep], 2);
+        return HttpResponse.json({ ...step, workflow_version: 2 });
+      }),
+    );
+  });
+
+  it('is marked on the canvas, naming what is missing, and its form shows the field to fill', async () => {
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    const nodes = await screen.findAllByTestId('step-node');
+    const loadNode = nodes.find((n) => n.getAttribute('aria-label') === 'Load sales')!;
+    const keepNode = nodes.find((n) => n.getAttribute('aria-label') === 'Big ones')!;
+
+    const badge = within(loadNode).getByTestId('step-needs-settings');
+    expect(badge).toHaveTextContent('Needs settings');
+    expect(badge).toHaveAttribute('title', 'Needs a value: CSV file');
+    expect(within(keepNode).queryByTestId('step-needs-settings')).not.toBeInTheDocument();
+
+    // Opening the step shows which field needs a value before anything is typed.
+    // (A click, not user.click: React Flow's drag handler needs a window on the mouse-down event, which jsdom leaves out.)
+    fireEvent.click(within(loadNode).getByText('Load sales'));
+    const form = await screen.findByRole('form', { name: 'Step settings' });
+    expect(within(form).getByTestId('params-missing')).toHaveTextContent('Before it can run, this step needs a value for CSV file.');
+    const fileField = form.querySelector('[data-param="file"]') as HTMLElement;
+    expect(within(fileField).getByText('This setting is required.')).toBeInTheDocument();
+    expect(within(form.querySelector('[data-param="delimiter"]') as HTMLElement).queryByText('This setting is required.')).not.toBeInTheDocument();
+
+    // Choosing one of my files clears the marks.
+    await user.type(within(fileField).getByLabelText(/CSV file/), 'f-mine');
+    expect(within(fileField).queryByText('This setting is required.')).not.toBeInTheDocument();
+    await user.click(within(form).getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(saved).toEqual({ param_inputs: { file: 'f-mine' } }));
+    await waitFor(() => expect(screen.queryByTestId('step-needs-settings')).not.toBeInTheDocument());
+    expect(screen.queryByTestId('params-missing')).not.toBeInTheDocument();
+  });
+
+  it('names the missing settings in Chinese on the Chinese editor', async () => {
+    const chinese = { ...importCsv, params: importCsv.params.map((p) => (p.name === 'file' ? { ...p, label: 'CSV 文件' } : p)) };
+    server.use(http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [chinese, filter], total: 2, page: 1, page_size: 200, ranking: 'text' })));
+    renderApp({ route: '/cn/workflows/w-1' });
+    const badge = await screen.findByTestId('step-needs-settings');
+    expect(badge).toHaveTextContent('需要设置');
+    expect(badge).toHaveAttribute('title', '需要填写：CSV 文件');
+  });
+});
