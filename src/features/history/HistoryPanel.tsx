@@ -5,8 +5,8 @@ import { useIntl } from 'react-intl';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useListCommitsQuery, useRestoreCommitMutation, type Commit } from './historyApi';
+import type { VersionedWrite as Write } from '../workflows/versioning';
 
-type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
 
 const kindPalette: Record<Commit['kind'], string> = { create: 'green', edit: 'gray', undo: 'orange', redo: 'blue', restore: 'purple' };
 

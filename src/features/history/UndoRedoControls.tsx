@@ -3,8 +3,8 @@ import { useCallback, useEffect } from 'react';
 import { LuRedo2, LuUndo2 } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useRedoMutation, useUndoMutation } from './historyApi';
+import type { VersionedWrite as Write } from '../workflows/versioning';
 
-type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
 
 /** Typing in a field keeps the browser's own undo: the shortcuts only act outside text controls. */
 export function isTypingTarget(target: EventTarget | null): boolean {

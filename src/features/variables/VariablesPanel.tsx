@@ -5,8 +5,8 @@ import { useIntl } from 'react-intl';
 import type { VariableOut } from '../../../server/src/modules/variables/variables.schemas';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useCreateVariableMutation, useDeleteVariableMutation, useUpdateVariableMutation } from './variablesApi';
+import type { VersionedWrite as Write } from '../workflows/versioning';
 
-type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
 type VarType = VariableOut['type'];
 const TYPES: VarType[] = ['string', 'number', 'boolean', 'json', 'secret'];
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -54,13 +54,15 @@ describe('workflows list', () => {
     expect(seen.at(-1)).toContain('order=asc');
   });
 
-  it('deletes only after the confirm dialog', async () => {
+  it('deletes only after the confirm dialog, and only the version shown', async () => {
     let items = [summary('w-1', 'Weekly sales')];
     let deleted: string | null = null;
+    let ifMatch: string | null = null;
     server.use(
       http.get(api('/workflows'), () => HttpResponse.json({ items, total: items.length, page: 1, page_size: 24 })),
-      http.delete(api('/workflows/:id'), ({ params }) => {
+      http.delete(api('/workflows/:id'), ({ params, request }) => {
         deleted = params.id as string;
+        ifMatch = request.headers.get('if-match');
         items = [];
         return HttpResponse.json({ message: 'Workflow deleted.' });
       }),
@@ -77,6 +79,7 @@ describe('workflows list', () => {
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Workflow deleted.')).toBeInTheDocument();
     expect(deleted).toBe('w-1');
+    expect(ifMatch).toBe('"3"');
     expect(await screen.findByText('Build your first workflow')).toBeInTheDocument();
   });
 

@@ -148,7 +148,7 @@ export function WorkflowsPage() {
 
   const confirmDelete = async () => {
     if (!toDelete) return;
-    const result = await deleteWorkflow(toDelete.id);
+    const result = await deleteWorkflow({ id: toDelete.id, version: toDelete.version });
     if ('data' in result) {
       setToDelete(null);
       if (data && data.items.length === 1 && page > 1) setPage(page - 1);

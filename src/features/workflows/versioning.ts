@@ -23,3 +23,6 @@ export function newestVersion(workflowId: string, cached: number | undefined): n
   if (known === undefined) return cached;
   return cached === undefined ? known : Math.max(known, cached);
 }
+
+/** Sends one write with the newest version known for the workflow (the editor's `write`). */
+export type VersionedWrite = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;

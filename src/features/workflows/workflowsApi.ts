@@ -56,12 +56,14 @@ export const workflowsApi = baseApi.injectEndpoints({
       query: ({ id, version, changes }) => ({ url: `/workflows/${id}`, method: 'PUT', body: changes, headers: ifMatch(version) }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Workflow', id }, { type: 'Workflow', id: 'LIST' }, { type: 'Commit', id }],
     }),
-    deleteWorkflow: build.mutation<MessageOut, string>({
-      query: (id) => ({ url: `/workflows/${id}`, method: 'DELETE' }),
+    // Delete and publish carry the version the person saw: if the workflow changed since (another
+    // tab, an agent), the server answers 409 instead of deleting or publishing what they never saw.
+    deleteWorkflow: build.mutation<MessageOut, { id: string; version?: number }>({
+      query: ({ id, version }) => ({ url: `/workflows/${id}`, method: 'DELETE', headers: ifMatch(version) }),
       invalidatesTags: [{ type: 'Workflow', id: 'LIST' }, { type: 'Workflow', id: 'PUBLIC' }],
     }),
-    publishWorkflow: build.mutation<WorkflowOut, { id: string; published: boolean }>({
-      query: ({ id, published }) => ({ url: `/workflows/${id}/publish`, method: 'POST', params: { published } }),
+    publishWorkflow: build.mutation<WorkflowOut, { id: string; published: boolean; version?: number }>({
+      query: ({ id, published, version }) => ({ url: `/workflows/${id}/publish`, method: 'POST', params: { published }, headers: ifMatch(version) }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Workflow', id }, { type: 'Workflow', id: 'LIST' }, { type: 'Workflow', id: 'PUBLIC' }],
     }),
   }),

@@ -10,8 +10,8 @@ import { useCloneWorkflowMutation } from '../../clone/cloneApi';
 import { UndoRedoControls } from '../../history/UndoRedoControls';
 import { usePublishWorkflowMutation, useUpdateWorkflowMutation } from '../workflowsApi';
 import { WorkflowDetailsDialog } from './WorkflowDetailsDialog';
+import type { VersionedWrite as Write } from '../versioning';
 
-type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
 
 /** The workflow's name (click to rename), undo/redo, publish and clone. */
 export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; write: Write }) {
@@ -115,7 +115,7 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
         <Switch.Root
           checked={published}
           disabled={publishing}
-          onCheckedChange={(d) => void publish({ id: workflow.id, published: d.checked })}
+          onCheckedChange={(d) => void write((version) => publish({ id: workflow.id, published: d.checked, version }))}
           colorPalette="green"
           size="sm"
         >

@@ -7,8 +7,8 @@ import { parseTags } from '../CreateWorkflowDialog';
 import { DescriptionAndTagsFields } from '../DescriptionAndTagsFields';
 import { useGetWorkflowInfoQuery, useUpdateWorkflowMutation } from '../workflowsApi';
 import { lookOf } from './categories';
+import type { VersionedWrite as Write } from '../versioning';
 
-type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
 
 /** Description and tags of a workflow, with what it holds and what a run is expected to cost. */
 export function WorkflowDetailsDialog({ workflow, write, open, onClose }: { workflow: WorkflowOut; write: Write; open: boolean; onClose: () => void }) {
