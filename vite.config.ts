@@ -1,14 +1,66 @@
-import { defineConfig } from 'vite';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // In development Vite serves the app and forwards the API to the server (npm run dev).
 const apiTarget = process.env.VITE_API_PROXY ?? `http://127.0.0.1:${process.env.PORT ?? 8000}`;
 
+/**
+ * The catalogs in i18n/ also hold the server's texts (`server.*` keys: error messages, emails).
+ * The browser never shows those, so they are dropped from the JSON the web app imports.
+ */
+function webCatalogsOnly(): Plugin {
+  return {
+    name: 'stepwise:web-catalogs-only',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]i18n[\\/][^\\/]+\.json(\?.*)?$/.test(id)) return null;
+      const catalog = JSON.parse(code) as Record<string, string>;
+      const web = Object.fromEntries(Object.entries(catalog).filter(([key]) => !key.startsWith('server.')));
+      return { code: JSON.stringify(web), map: null };
+    },
+  };
+}
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|webmanifest)$/;
+
+/**
+ * Writes a brotli (.br) and a gzip (.gz) copy beside every compressible file of the build, once,
+ * at the highest levels: the server sends them as they are (@fastify/static `preCompressed`)
+ * instead of compressing on every request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'stepwise:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+          const full = path.join(dir, entry.name);
+          return entry.isDirectory() ? walk(full) : [full];
+        });
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file)) continue;
+        const bytes = fs.readFileSync(file);
+        fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [webCatalogsOnly(), react(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
   },
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500 },
+  // No source maps in the build: it is served as is, and they would publish the source.
+  build: { outDir: 'dist' },
 });
