@@ -17,6 +17,9 @@ export default async function globalSetup() {
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
+    // Jest sets NODE_ENV=test, which would make Vite build React's development bundle: the
+    // journeys test (and first-load.e2e.ts measures) what production serves.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   process.env.E2E_WEB_DIR = outDir;
 }

@@ -78,7 +78,8 @@ export interface E2E {
   /** A page in a fresh browser context (own cookies and localStorage), 1280x800, relative URLs
    *  resolve against the server. Closed after the test. */
   newPage(options?: NewPageOptions): Promise<Page>;
-  /** A Jest test that leaves a screenshot (and the browser console) in e2e/.artifacts when it fails. */
+  /** A Jest test that leaves a screenshot (and the browser console) in e2e/.artifacts when it
+   *  fails, and that fails when a page of it broke the Content-Security-Policy. */
   test(name: string, fn: () => Promise<void>, timeout?: number): void;
 }
 
@@ -106,6 +107,8 @@ export function useE2E(env: Record<string, string> = {}): E2E {
   let contexts: BrowserContext[] = [];
   /** Console errors and page errors per page, kept for the failure report. */
   const consoleLogs = new Map<Page, string[]>();
+  /** Content-Security-Policy violations of the current test: any one fails it (see test()). */
+  let cspViolations: string[] = [];
   let current: { passed: boolean } | null = null;
 
   beforeAll(async () => {
@@ -125,6 +128,7 @@ export function useE2E(env: Record<string, string> = {}): E2E {
       if (current && !current.passed) await saveArtifacts(expect.getState().currentTestName ?? 'unnamed');
     } finally {
       current = null;
+      cspViolations = [];
       const closing = contexts;
       contexts = [];
       consoleLogs.clear();
@@ -167,11 +171,21 @@ export function useE2E(env: Record<string, string> = {}): E2E {
       contexts.push(context);
       context.setDefaultTimeout(ACTION_TIMEOUT_MS);
       context.setDefaultNavigationTimeout(ACTION_TIMEOUT_MS);
+      // The app must work under the server's Content-Security-Policy: the browser reports each
+      // thing the policy blocked as a securitypolicyviolation event (and a console error).
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(`[csp-violation] ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} in ${event.sourceFile || event.documentURI}:${event.lineNumber}`);
+        });
+      });
       const page = await context.newPage();
       const log: string[] = [];
       consoleLogs.set(page, log);
       page.on('console', (message) => {
         if (message.type() === 'error' || message.type() === 'warning') log.push(`[console.${message.type()}] ${message.text()}`);
+        if (message.type() === 'error' && (message.text().startsWith('[csp-violation]') || /Content Security Policy/i.test(message.text()))) {
+          cspViolations.push(`${page.url()}: ${message.text()}`);
+        }
       });
       page.on('pageerror', (error) => log.push(`[pageerror] ${error.stack ?? error.message}`));
       page.on('requestfailed', (request) => log.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
@@ -184,6 +198,9 @@ export function useE2E(env: Record<string, string> = {}): E2E {
           const state = { passed: false };
           current = state;
           await fn();
+          if (cspViolations.length > 0) {
+            throw new Error(`The page broke the Content-Security-Policy:\n${[...new Set(cspViolations)].join('\n')}`);
+          }
           state.passed = true;
         },
         timeout,

@@ -10,6 +10,7 @@ import errors from './plugins/errors';
 import openapi from './plugins/openapi';
 import rateLimits from './plugins/rate-limits';
 import requestContext, { requestIdFrom } from './plugins/request-context';
+import securityHeaders from './plugins/security-headers';
 import webApp from './plugins/web-app';
 import storage from './plugins/storage';
 import authRoutes from './modules/auth/auth.routes';
@@ -75,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('secrets', loadSecretBox(options.config.secretsKey, options.config.dataDir));
 
   await app.register(requestContext);
+  await app.register(securityHeaders);
   await app.register(errors);
   await app.register(database, { pgSchema: options.pgSchema });
   await app.register(storage);

@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { initializeAuth } from '../features/auth/authThunks';
-import { NoticeModal } from '../features/notices/NoticeModal';
+import { LazyNoticeModal } from '../features/notices/LazyNoticeModal';
 import { Toaster } from '../features/notices/Toaster';
 import { UserThemeSync } from '../features/users/UserThemeSync';
 import { I18nProvider } from '../i18n/I18nProvider';
@@ -15,13 +15,17 @@ export function App() {
     dispatch(initializeAuth());
   }, [dispatch]);
 
+  // The Suspense is for a first visit straight to a Chinese page, whose catalog is still on its
+  // way (I18nProvider); nothing is on screen yet then, so there is nothing to show instead.
   return (
-    <I18nProvider>
-      <NavigationBinder />
-      <UserThemeSync />
-      <AppRoutes />
-      <Toaster />
-      <NoticeModal />
-    </I18nProvider>
+    <Suspense fallback={null}>
+      <I18nProvider>
+        <NavigationBinder />
+        <UserThemeSync />
+        <AppRoutes />
+        <Toaster />
+        <LazyNoticeModal />
+      </I18nProvider>
+    </Suspense>
   );
 }

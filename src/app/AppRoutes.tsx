@@ -1,70 +1,78 @@
+import { Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { AppShell } from '../components/AppShell';
-import { NotFoundPage } from '../components/NotFoundPage';
-import { PublicOrAppShell } from '../components/PublicShell';
-import { WorkflowEditorPage } from '../features/workflows/editor/WorkflowEditorPage';
-import { FilesPage } from '../features/files/FilesPage';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
-import { LoginPage } from '../features/auth/LoginPage';
+import { PageSpinner } from '../components/PageSpinner';
 import { RequireAuth } from '../features/auth/RequireAuth';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
-import { SignupPage } from '../features/auth/SignupPage';
-import { HomePage } from '../features/home/HomePage';
 import { LocaleRedirect } from '../i18n/LocaleRedirect';
 import { areas } from './areas';
+import { lazyComponent, type LazyComponent } from './lazyComponent';
+
+// Every page and both frames are downloaded when first shown, so the sign-in page loads only
+// what it needs (issue 7, "First load"). Each route waits for its code behind a PageSpinner.
+
+const AppShell = lazyComponent(() => import('../components/AppShell').then((m) => m.AppShell));
+const PublicOrAppShell = lazyComponent(() => import('../components/PublicShell').then((m) => m.PublicOrAppShell));
+const HomePage = lazyComponent(() => import('../features/home/HomePage').then((m) => m.HomePage));
+const LoginPage = lazyComponent(() => import('../features/auth/LoginPage').then((m) => m.LoginPage));
+const SignupPage = lazyComponent(() => import('../features/auth/SignupPage').then((m) => m.SignupPage));
+const ForgotPasswordPage = lazyComponent(() => import('../features/auth/ForgotPasswordPage').then((m) => m.ForgotPasswordPage));
+const ResetPasswordPage = lazyComponent(() => import('../features/auth/ResetPasswordPage').then((m) => m.ResetPasswordPage));
+const NotFoundPage = lazyComponent(() => import('../components/NotFoundPage').then((m) => m.NotFoundPage));
+const WorkflowEditorPage = lazyComponent(() => import('../features/workflows/editor/WorkflowEditorPage').then((m) => m.WorkflowEditorPage));
+const FolderPage = areas.find((area) => area.id === 'files')!.Page!;
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<PageSpinner />}>{children}</Suspense>;
+}
+
+/** A signed-in page in the app frame. Frame and page download side by side, not one after the
+ *  other (the page would otherwise be found only once the frame has rendered). */
+function SignedIn({ Page, fluid }: { Page: LazyComponent; fluid?: boolean }) {
+  void AppShell.preload();
+  void Page.preload();
+  return (
+    <RequireAuth>
+      <Lazy>
+        <AppShell fluid={fluid}>
+          <Lazy>
+            <Page />
+          </Lazy>
+        </AppShell>
+      </Lazy>
+    </RequireAuth>
+  );
+}
+
+/** A page visitors may see too (the gallery): the app frame when signed in, a visitor's otherwise. */
+function Public({ Page }: { Page: LazyComponent }) {
+  void PublicOrAppShell.preload();
+  void Page.preload();
+  return (
+    <Lazy>
+      <PublicOrAppShell>
+        <Lazy>
+          <Page />
+        </Lazy>
+      </PublicOrAppShell>
+    </Lazy>
+  );
+}
 
 /** Every page, relative to the language prefix ('' or '/cn'). */
 function LocalizedRoutes() {
   return (
     <Routes>
-      <Route index element={<HomePage />} />
-      <Route path="login" element={<LoginPage />} />
-      <Route path="signup" element={<SignupPage />} />
-      <Route path="forgot-password" element={<ForgotPasswordPage />} />
-      <Route path="reset-password" element={<ResetPasswordPage />} />
+      <Route index element={<Lazy><HomePage /></Lazy>} />
+      <Route path="login" element={<Lazy><LoginPage /></Lazy>} />
+      <Route path="signup" element={<Lazy><SignupPage /></Lazy>} />
+      <Route path="forgot-password" element={<Lazy><ForgotPasswordPage /></Lazy>} />
+      <Route path="reset-password" element={<Lazy><ResetPasswordPage /></Lazy>} />
       {areas.map(
         ({ id, path, Page, public: isPublic }) =>
-          Page && (
-            <Route
-              key={id}
-              path={path.slice(1)}
-              element={
-                isPublic ? (
-                  <PublicOrAppShell>
-                    <Page />
-                  </PublicOrAppShell>
-                ) : (
-                <RequireAuth>
-                  <AppShell>
-                    <Page />
-                  </AppShell>
-                </RequireAuth>
-                )
-              }
-            />
-          ),
+          Page && <Route key={id} path={path.slice(1)} element={isPublic ? <Public Page={Page} /> : <SignedIn Page={Page} />} />,
       )}
-      <Route
-        path="workflows/:workflowId"
-        element={
-          <RequireAuth>
-            <AppShell fluid>
-              <WorkflowEditorPage />
-            </AppShell>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path="files/:folderId"
-        element={
-          <RequireAuth>
-            <AppShell>
-              <FilesPage />
-            </AppShell>
-          </RequireAuth>
-        }
-      />
-      <Route path="*" element={<NotFoundPage />} />
+      <Route path="workflows/:workflowId" element={<SignedIn Page={WorkflowEditorPage} fluid />} />
+      <Route path="files/:folderId" element={<SignedIn Page={FolderPage} />} />
+      <Route path="*" element={<Lazy><NotFoundPage /></Lazy>} />
     </Routes>
   );
 }

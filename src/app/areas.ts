@@ -1,10 +1,6 @@
-import type { ComponentType } from 'react';
 import type { IconType } from 'react-icons';
 import { LuFolder, LuLayoutDashboard, LuLayoutGrid, LuSettings, LuWorkflow } from 'react-icons/lu';
-import { FilesPage } from '../features/files/FilesPage';
-import { GalleryPage } from '../features/gallery/GalleryPage';
-import { WorkflowsPage } from '../features/workflows/WorkflowsPage';
-import { SettingsPage } from '../features/users/SettingsPage';
+import { lazyComponent, type LazyComponent } from './lazyComponent';
 
 // The signed-in areas, in navigation order. The header, the phone drawer, the dashboard cards and
 // the routes are all built from this list, so a new area (Workflows, Files, Runs, Agents,
@@ -19,10 +15,16 @@ export interface Area {
   icon: IconType;
   /** The page, behind sign-in and inside the app shell. The dashboard has none: it is the home
    *  page, which shows the landing page to visitors instead. */
-  Page?: ComponentType;
+  Page?: LazyComponent;
   /** Visitors may see it too (the public gallery): no sign-in needed. */
   public?: boolean;
 }
+
+// Each area's page is its own download, fetched when first shown (lazyComponent).
+const WorkflowsPage = lazyComponent(() => import('../features/workflows/WorkflowsPage').then((m) => m.WorkflowsPage));
+const FilesPage = lazyComponent(() => import('../features/files/FilesPage').then((m) => m.FilesPage));
+const GalleryPage = lazyComponent(() => import('../features/gallery/GalleryPage').then((m) => m.GalleryPage));
+const SettingsPage = lazyComponent(() => import('../features/users/SettingsPage').then((m) => m.SettingsPage));
 
 export const areas: Area[] = [
   { id: 'dashboard', path: '/', labelId: 'nav.dashboard', descriptionId: 'nav.dashboard.description', icon: LuLayoutDashboard },

@@ -1,4 +1,4 @@
-import { catalogs } from './catalogs';
+import { loadCatalog, loadedCatalog, type Catalog } from './catalogs';
 
 // No defaultMessage fallbacks exist in the app, so the two catalogs must cover the same keys.
 
@@ -6,8 +6,24 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)/g)].map((m) =>
 const tags = (text: string) => [...text.matchAll(/<(\w+)>/g)].map((m) => m[1]).sort();
 
 describe('i18n catalogs', () => {
-  const en = catalogs.en;
-  const cn = catalogs.cn;
+  let en: Catalog;
+  let cn: Catalog;
+  beforeAll(async () => {
+    en = await loadCatalog('en');
+    cn = await loadCatalog('cn');
+  });
+
+  it('load Chinese only when asked: English is in the first download, Chinese is fetched on demand', async () => {
+    await jest.isolateModulesAsync(async () => {
+      const fresh = await import('./catalogs');
+      expect(fresh.loadedCatalog('en')?.['auth.login.submit']).toBe('Sign in');
+      expect(fresh.loadedCatalog('cn')).toBeUndefined();
+      const loading = fresh.loadCatalog('cn');
+      expect(fresh.loadCatalog('cn')).toBe(loading);
+      expect((await loading)['auth.login.submit']).toBe(loadedCatalog('cn')?.['auth.login.submit']);
+      expect(fresh.loadedCatalog('cn')).toBe(await loading);
+    });
+  });
 
   it('have exactly the same keys', () => {
     expect(Object.keys(cn).sort()).toEqual(Object.keys(en).sort());

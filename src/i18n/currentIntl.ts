@@ -1,6 +1,6 @@
 import { createIntl, createIntlCache, type IntlShape } from 'react-intl';
 import { strictI18n } from '../config/env';
-import { catalogs } from './catalogs';
+import { loadedCatalog, type Catalog } from './catalogs';
 import { languageTag, type AppLocale } from './locales';
 
 // Code outside React (the notices middleware, thunks, the baseQuery's Accept-Language) needs the
@@ -10,11 +10,15 @@ import { languageTag, type AppLocale } from './locales';
 const cache = createIntlCache();
 const intls: Partial<Record<AppLocale, IntlShape>> = {};
 
-export function intlFor(locale: AppLocale): IntlShape {
-  intls[locale] ??= createIntl(
+/** The Intl of a language whose catalog is loaded (see catalogs.ts); English otherwise. */
+export function intlFor(locale: AppLocale, catalog: Catalog | undefined = loadedCatalog(locale)): IntlShape {
+  if (!catalog) return intlFor('en');
+  const existing = intls[locale];
+  if (existing && existing.messages === catalog) return existing;
+  intls[locale] = createIntl(
     {
       locale: languageTag(locale),
-      messages: catalogs[locale],
+      messages: catalog,
       // No defaultMessage fallbacks: a missing key must be noticed, not papered over.
       onError: (err) => {
         if (strictI18n) throw err;

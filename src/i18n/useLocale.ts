@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { loadCatalog, loadedCatalog } from './catalogs';
 import { localeFromPath, withLocalePrefix, type AppLocale } from './locales';
 import { storeLocalePreference } from './preference';
 
@@ -22,8 +23,11 @@ export function useSwitchLocale(): (target: AppLocale) => void {
   return useCallback(
     (target: AppLocale) => {
       storeLocalePreference(target);
-      // Router state (a pre-filled email, where to go after sign-in) survives the switch.
-      navigate(`${withLocalePrefix(pathname, target)}${search}${hash}`, { replace: true, state });
+      // The catalog first, so the page changes language in one step instead of blanking while
+      // it downloads. Router state (a pre-filled email, where to go after sign-in) survives.
+      const go = () => navigate(`${withLocalePrefix(pathname, target)}${search}${hash}`, { replace: true, state });
+      if (loadedCatalog(target)) void go();
+      else void loadCatalog(target).then(go);
     },
     [pathname, search, hash, state, navigate],
   );

@@ -7,18 +7,12 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { apiBaseUrl } from '../config/env';
 import { requestTimed } from '../features/requestTiming/requestTimingSlice';
-import { getCurrentLocale } from '../i18n/currentIntl';
-import { languageTag } from '../i18n/locales';
-import { readCookie } from './cookies';
 import { isPublicEndpoint } from './publicEndpoints';
-import { newRequestId } from './requestId';
-import { getAccessToken } from './tokenStorage';
+import { requestHeaders } from './requestHeaders';
 
 // The one HTTP client every area shares (spec §7). Its defaults mirror the client the spec was
-// taken from: JSON Accept, no timeout, 2xx is success, an anti-forgery cookie/header pair.
-
-export const XSRF_COOKIE = 'XSRF-TOKEN';
-export const XSRF_HEADER = 'X-XSRF-TOKEN';
+// taken from: JSON Accept, no timeout, 2xx is success, an anti-forgery cookie/header pair. The
+// headers themselves are declared in requestHeaders.ts, shared with the file transfers.
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: apiBaseUrl,
@@ -26,14 +20,10 @@ const rawBaseQuery = fetchBaseQuery({
   credentials: 'same-origin',
   // No `timeout`: long calls (exports, agent replies) must not be cut short by the client.
   prepareHeaders: (headers, { endpoint }) => {
-    headers.set('X-Request-Id', newRequestId());
-    if (!headers.has('Accept')) headers.set('Accept', 'application/json');
-    // The server localises its messages from this, so they match the page's language.
-    headers.set('Accept-Language', languageTag(getCurrentLocale()));
-    const token = getAccessToken();
-    if (token && !isPublicEndpoint(endpoint)) headers.set('Authorization', `Bearer ${token}`);
-    const xsrf = readCookie(XSRF_COOKIE);
-    if (xsrf) headers.set(XSRF_HEADER, xsrf);
+    for (const [name, value] of Object.entries(requestHeaders({ authorized: !isPublicEndpoint(endpoint) }))) {
+      // An endpoint's own Accept (a file download) wins over the JSON default.
+      if (name !== 'Accept' || !headers.has(name)) headers.set(name, value);
+    }
     // Content-Type is left alone: fetchBaseQuery sets JSON for plain objects, while FormData
     // (multipart uploads) and URLSearchParams (login) get theirs from fetch itself.
     return headers;

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom';
 import { setNavigator } from '../app/navigation';
+import { loadCatalog } from '../i18n/catalogs';
 import { setCurrentLocale } from '../i18n/currentIntl';
 import { server } from './server';
 
@@ -39,6 +40,9 @@ function clearCookies() {
 
 // Any request without a handler is a test bug: fail instead of silently hitting nothing.
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// The Chinese catalog is fetched on demand in the app (catalogs.ts); screens under test render
+// at once in either language, as they do in the app once it has arrived.
+beforeAll(() => loadCatalog('cn'));
 afterEach(() => {
   server.resetHandlers();
   localStorage.clear();

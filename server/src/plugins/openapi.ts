@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorOut, ValidationErrorOut } from '../http/common.schemas';
 import { API_PREFIX } from './authentication';
+import { DOCS_PREFIX } from './security-headers';
 
 /**
  * The OpenAPI 3 document is generated from the same TypeBox schemas that validate requests, so
@@ -25,7 +26,7 @@ export default fp(
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     });
-    await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { docExpansion: 'list', deepLinking: true } });
 
     // The document cannot change once the app is ready: build and serialise it once.
     let document: string | null = null;

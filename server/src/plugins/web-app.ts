@@ -7,6 +7,8 @@ import fastifyStatic from '@fastify/static';
  * Serves the built React app from WEB_DIR with history fallback: any GET that is not an API call
  * or a file gets index.html, so /login and /cn/... load the app. Unknown API routes answer
  * 404 {detail}. Hashed assets are cached for a year; index.html never, so a deploy shows at once.
+ * The build writes a brotli and a gzip copy of each text file (vite.config.ts, precompress): they
+ * are sent as they are to browsers that accept them, instead of compressing on every request.
  */
 export default fp(
   async (app) => {
@@ -17,6 +19,9 @@ export default fp(
         root: webDir,
         wildcard: false,
         index: false,
+        preCompressed: true,
+        // The .br/.gz copies are chosen by Accept-Encoding, not requested by name.
+        globIgnore: ['**/*.br', '**/*.gz'],
         setHeaders: (res, filePath) => {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
           res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,11 +1,7 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { apiBaseUrl } from '../../config/env';
-import { getCurrentLocale, translate } from '../../i18n/currentIntl';
-import { languageTag } from '../../i18n/locales';
-import { XSRF_COOKIE, XSRF_HEADER } from '../../services/baseQuery';
-import { readCookie } from '../../services/cookies';
-import { newRequestId } from '../../services/requestId';
-import { getAccessToken } from '../../services/tokenStorage';
+import { translate } from '../../i18n/currentIntl';
+import { requestHeaders } from '../../services/requestHeaders';
 import type { Dispatch } from '@reduxjs/toolkit';
 import { endExpiredSession } from '../auth/sessionExpired';
 import { describeFailure, httpStatusOf } from '../notices/describeResponse';
@@ -14,24 +10,11 @@ import type { NewNotice } from '../notices/noticesSlice';
 
 // The calls RTK Query's fetch cannot make well: uploads with progress (XMLHttpRequest), downloads
 // as blobs (the bearer token rules out a plain link) and byte ranges for previews. They send the
-// same headers as the shared baseQuery, and their failures become notices through the same
-// describeFailure the notices middleware uses.
+// same headers as the shared baseQuery (services/requestHeaders.ts), and their failures become
+// notices through the same describeFailure the notices middleware uses.
 
 export function apiUrl(path: string): string {
   return `${apiBaseUrl}${path}`;
-}
-
-/** The headers every authenticated call carries (see services/baseQuery.ts). */
-export function apiHeaders(): Record<string, string> {
-  const headers: Record<string, string> = {
-    'X-Request-Id': newRequestId(),
-    'Accept-Language': languageTag(getCurrentLocale()),
-  };
-  const token = getAccessToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const xsrf = readCookie(XSRF_COOKIE);
-  if (xsrf) headers[XSRF_HEADER] = xsrf;
-  return headers;
 }
 
 /** A failed call in RTK Query's error shape, so describeFailure reads it like any other. */
@@ -99,8 +82,7 @@ export function uploadFile<T = unknown>(file: Blob, name: string, folderId: stri
   const promise = new Promise<T>((resolve, reject) => {
     const query = folderId ? `?folder_id=${encodeURIComponent(folderId)}` : '';
     xhr.open('POST', apiUrl(`/files/${query}`));
-    for (const [key, value] of Object.entries(apiHeaders())) xhr.setRequestHeader(key, value);
-    xhr.setRequestHeader('Accept', 'application/json');
+    for (const [key, value] of Object.entries(requestHeaders())) xhr.setRequestHeader(key, value);
     xhr.upload.onprogress = (event) => {
       onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
     };
@@ -124,7 +106,7 @@ export async function requestJson<T>(method: string, path: string, body?: unknow
 }
 
 async function send(method: string, path: string, body?: unknown, signal?: AbortSignal, extra: Record<string, string> = {}): Promise<Response> {
-  const headers: Record<string, string> = { ...apiHeaders(), Accept: 'application/json', ...extra };
+  const headers: Record<string, string> = { ...requestHeaders(), ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
