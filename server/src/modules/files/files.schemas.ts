@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Notices, StringEnum } from '../../http/common.schemas';
+import { Id, Notices, pageFields, StringEnum } from '../../http/common.schemas';
 
 // Shapes of the Files calls (spec §7). A folder id of `root` (or no folder id) means the user's
 // top level, which is not a row of its own.
@@ -107,8 +107,7 @@ export type BulkDownloadIn = Static<typeof BulkDownloadIn>;
 export const FolderSort = StringEnum(['name', 'size', 'created_at', 'updated_at']);
 
 export const FolderQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  page_size: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+  ...pageFields({ size: 100, maxSize: 500 }),
   sort: Type.Optional(FolderSort),
   order: Type.Optional(StringEnum(['asc', 'desc'])),
 });
