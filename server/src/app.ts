@@ -7,6 +7,7 @@ import antiForgery from './plugins/anti-forgery';
 import authentication, { API_PREFIX } from './plugins/authentication';
 import database from './plugins/database';
 import errors from './plugins/errors';
+import inputBounds from './plugins/input-bounds';
 import openapi from './plugins/openapi';
 import rateLimits from './plugins/rate-limits';
 import requestContext, { requestIdFrom } from './plugins/request-context';
@@ -76,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(requestContext);
   await app.register(errors);
+  await app.register(inputBounds);
   await app.register(database, { pgSchema: options.pgSchema });
   await app.register(storage);
   await app.register(authentication);
