@@ -117,3 +117,40 @@ describe('deeply nested and non-finite JSON', () => {
     }
   });
 });
+
+describe("Fastify's own refusals, in the spec's shapes", () => {
+  const long = 'x'.repeat(150);
+  const expectDetailOnly = (res: { statusCode: number; body: string; json(): unknown }, status: number) => {
+    expect(res.statusCode).toBe(status);
+    expect(Object.keys(res.json() as object)).toEqual(['detail']);
+    expect(res.body).not.toContain('xxxxxxxxxx');
+    expect(res.body).not.toContain('%E0');
+    expect(res.body).not.toContain('FST_');
+  };
+
+  it.each([
+    ['a path parameter over 100 characters', `/api/v1/workflows/${long}`, 414],
+    ['bad percent-encoding', '/api/v1/workflows/%E0%A4%A', 400],
+  ])('%s: 401 first without a token, then its own status as {detail}', async (_what, url, status) => {
+    const anonymous = await t.app.inject({ url });
+    expectDetailOnly(anonymous, 401);
+    expect(anonymous.headers['www-authenticate']).toBe('Bearer');
+    expectDetailOnly(await t.app.inject({ url, headers: { authorization: 'Bearer made-up' } }), 401);
+    const signedIn = await t.app.inject({ url, headers: { ...auth, 'accept-language': 'zh-CN' } });
+    expectDetailOnly(signedIn, status);
+    expect((signedIn.json() as { detail: string }).detail).toMatch(/地址/);
+  });
+
+  it('answers a public route its own status without asking for a token', async () => {
+    expectDetailOnly(await t.app.inject({ method: 'PUT', url: `/api/v1/files/direct-upload/${long}`, payload: 'bytes' }), 414);
+    expectDetailOnly(await t.app.inject({ method: 'PUT', url: '/api/v1/files/direct-upload/%E0%A4%A', payload: 'bytes' }), 400);
+    expectDetailOnly(await t.app.inject({ url: `/api/v1/nothing/${long}` }), 404);
+  });
+
+  it('answers a wrong content type, bad JSON and an oversized body with {detail}', async () => {
+    const post = (headers: Record<string, string>, payload: string) => t.app.inject({ method: 'POST', url: '/api/v1/workflows/', headers: { ...auth, ...headers }, payload });
+    expectDetailOnly(await post({ 'content-type': 'text/xml' }, '<a/>'), 415);
+    expectDetailOnly(await post({ 'content-type': 'application/json' }, '{"name":'), 400);
+    expectDetailOnly(await post({ 'content-type': 'application/json' }, JSON.stringify({ name: 'y'.repeat(2 * 1024 * 1024) })), 413);
+  });
+});
