@@ -154,3 +154,21 @@ describe("Fastify's own refusals, in the spec's shapes", () => {
     expectDetailOnly(await post({ 'content-type': 'application/json' }, JSON.stringify({ name: 'y'.repeat(2 * 1024 * 1024) })), 413);
   });
 });
+
+describe('validation errors name the request field', () => {
+  it('a path parameter under the router limit but over the schema limit: 401 first, then 422 at ["path", "id"]', async () => {
+    const url = `/api/v1/workflows/${'x'.repeat(80)}`;
+    expect((await t.app.inject({ url })).statusCode).toBe(401);
+    const res = await t.app.inject({ url, headers: auth });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: [{ msg: expect.any(String), loc: ['path', 'id'] }] });
+  });
+
+  it('query and nested body fields', async () => {
+    const query = await t.app.inject({ url: '/api/v1/workflows/?sort=nope', headers: auth });
+    expect(query.json().errors.map((e: { loc: unknown }) => e.loc)).toEqual([['query', 'sort']]);
+    const body = await t.app.inject({ method: 'POST', url: '/api/v1/workflows/', headers: auth, payload: { name: 'x', tags: ['ok', 5, ''] } });
+    expect(body.statusCode).toBe(422);
+    for (const e of body.json().errors) expect(e.loc.slice(0, 2)).toEqual(['body', 'tags']);
+  });
+});

@@ -94,10 +94,12 @@ export interface InputLimits {
 export function graphProblems(steps: StepState[], limitsOf: (stepType: string) => InputLimits | null): Problem[] {
   const problems: Problem[] = [];
   const byId = new Map(steps.map((s) => [s.id, s]));
-  steps.forEach((step, index) => {
-    const loc = ['body', 'steps', index, 'inputs'];
+  // `loc` names the request's field (a step's `inputs`, its `step_type`), never the position of a
+  // step inside the stored state, which the caller never sent.
+  const loc = ['body', 'inputs'];
+  for (const step of steps) {
     const limits = limitsOf(step.step_type);
-    if (!limits) problems.push({ key: 'server.steps.unknownType', values: { type: step.step_type }, loc: ['body', 'steps', index, 'step_type'] });
+    if (!limits) problems.push({ key: 'server.steps.unknownType', values: { type: step.step_type }, loc: ['body', 'step_type'] });
     for (const input of step.inputs) {
       if (input === step.id) problems.push({ key: 'server.steps.selfInput', values: { step: step.name }, loc });
       else if (!byId.has(input)) problems.push({ key: 'server.steps.danglingInput', values: { step: step.name, input }, loc });
@@ -106,7 +108,7 @@ export function graphProblems(steps: StepState[], limitsOf: (stepType: string) =
     if (limits && limits.max !== null && step.inputs.length > limits.max) {
       problems.push({ key: 'server.steps.tooManyInputs', values: { step: step.name, max: limits.max }, loc });
     }
-  });
+  }
   if (problems.length) return problems;
   const cycle = findCycle(steps);
   if (cycle) {
