@@ -35,7 +35,7 @@ export function frameworkErrorHandler(appOf: () => FastifyInstance) {
     return fitting.length > 0 && fitting.every(({ route }) => !route.public);
   };
 
-  return async (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+  const answer = async (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const language = languageFrom(req.headers['accept-language']);
     const send = (status: number, key: string) => reply.code(status).header('x-request-id', req.id).send({ detail: translate(language, key) });
     try {
@@ -56,5 +56,10 @@ export function frameworkErrorHandler(appOf: () => FastifyInstance) {
       req.log.error({ err: failure, original: error }, 'framework error handler failed');
       return send(500, 'server.errors.internal');
     }
+  };
+
+  // Fastify calls this without awaiting it; `answer` catches everything itself.
+  return (error: FastifyError, req: FastifyRequest, reply: FastifyReply): void => {
+    void answer(error, req, reply);
   };
 }

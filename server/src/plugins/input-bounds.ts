@@ -34,7 +34,7 @@ export default fp(
     const parseJson = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-      parseJson(req, body as string, (error: Error | null, value?: unknown) => {
+      void parseJson(req, body as string, (error: Error | null, value?: unknown) => {
         if (error) return done(error, undefined);
         const fault = findJsonFault(value);
         if (fault) return done(new ValidationFailed([{ key: faultKeys[fault.fault], loc: ['body', ...fault.path], values: { max: MAX_JSON_DEPTH } }]), undefined);
