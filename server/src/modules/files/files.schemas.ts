@@ -6,7 +6,7 @@ import { Id, Notices, pageFields, StringEnum } from '../../http/common.schemas';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Sha256 = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 of the bytes, hex' });
-/** A name someone typed; the service also refuses separators, `..` and control characters. */
+/** A name someone typed; the service also refuses separators, `:`, `..`, control characters and lone surrogates. */
 const Name = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
 /** A folder to put things in: its id, or null / `root` for the top level. */
 const FolderRef = Type.Union([Id, Type.Null()], { description: 'A folder id; null or "root" for the top level' });
@@ -49,7 +49,7 @@ export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxL
 
 export const PrepareUploadIn = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 1024, description: 'The file name as the browser has it; cleaned like multipart names' }),
+    name: Type.String({ minLength: 1, maxLength: 1024, description: 'The file name as the browser has it; checked like every name (422 at ["body", "name"])' }),
     size: Type.Integer({ minimum: 0, description: 'Exact size in bytes; the stored object must match' }),
     folder_id: Type.Optional(FolderRef),
     checksum_sha256: Type.Optional(Sha256),
