@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { languageFrom, translate } from '../i18n/messages';
 import { HttpError } from '../lib/http-error';
 import { API_PREFIX, type RouteInfo } from '../plugins/authentication';
+import { redactUrl } from '../plugins/request-context';
 
 /** What the router refuses before any route runs, as status and catalog key (never the path itself). */
 const routerErrors: Record<string, { status: number; key: string }> = {
@@ -37,7 +38,11 @@ export function frameworkErrorHandler(appOf: () => FastifyInstance) {
 
   const answer = async (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const language = languageFrom(req.headers['accept-language']);
-    const send = (status: number, key: string) => reply.code(status).header('x-request-id', req.id).send({ detail: translate(language, key) });
+    const send = (status: number, key: string) => {
+      // The request-context hooks never ran for this request: its one log line is written here.
+      req.log.info({ method: req.method, url: redactUrl(req.url), status }, 'request');
+      return reply.code(status).header('x-request-id', req.id).send({ detail: translate(language, key) });
+    };
     try {
       if (onlySecureRoutesFit(req.method, req.url)) {
         try {

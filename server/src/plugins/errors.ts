@@ -48,7 +48,7 @@ export default fp(
       if (status >= 400 && status < 500) {
         // Fastify's and its plugins' own client errors (malformed JSON, unsupported media type, body
         // too large, a bad Content-Length): our own text, never theirs, which may quote the request.
-        const key = knownClientErrors[error.code ?? ''] ?? (status === 413 ? 'server.errors.bodyTooLarge' : 'server.errors.badRequest');
+        const key = knownClientErrors[error.code ?? ''] ?? clientErrorsByStatus[status] ?? 'server.errors.badRequest';
         return reply.code(status).send({ detail: req.t(key) });
       }
       req.log.error({ err: error }, 'unhandled error');
@@ -57,6 +57,12 @@ export default fp(
   },
   { name: 'errors', dependencies: ['request-context'] },
 );
+
+const clientErrorsByStatus: Record<number, string> = {
+  404: 'server.errors.notFound',
+  413: 'server.errors.bodyTooLarge',
+  415: 'server.errors.unsupportedMediaType',
+};
 
 const knownClientErrors: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'server.errors.unsupportedMediaType',
