@@ -172,3 +172,16 @@ describe('validation errors name the request field', () => {
     for (const e of body.json().errors) expect(e.loc.slice(0, 2)).toEqual(['body', 'tags']);
   });
 });
+
+describe('form bodies', () => {
+  it('still sign in with a form body, and answer garbage in one with a 4xx in the spec shapes', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'username=%E0%A4%A&password=1e309',
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+  });
+});

@@ -9,9 +9,13 @@ const faultKeys: Record<JsonFault['fault'], string> = {
   notJson: 'server.validation.invalid',
 };
 
-/** Non-finite numbers among a query's or path's values (after Ajv's coercion), by field. */
-function nonFinite(values: unknown, where: 'query' | 'path'): Problem[] {
+/** Non-finite numbers among a query's, path's or form body's top-level values (after Ajv's coercion), by field. */
+function nonFinite(values: unknown, where: 'query' | 'path' | 'body'): Problem[] {
   if (values === null || typeof values !== 'object') return [];
+  // Only plain records of fields (the query parser's objects have a null-prototype prototype), never
+  // a Buffer or stream body.
+  const proto: object | null = Object.getPrototypeOf(values);
+  if (proto !== null && Object.getPrototypeOf(proto) !== null) return [];
   const problems: Problem[] = [];
   for (const [field, value] of Object.entries(values)) {
     const items: unknown[] = Array.isArray(value) ? value : [value];
@@ -25,8 +29,8 @@ function nonFinite(values: unknown, where: 'query' | 'path'): Problem[] {
  * walk of stored values meets them later:
  * - a JSON body nested deeper than MAX_JSON_DEPTH, or holding a number JSON.parse made Infinity
  *   (`1e400`), is refused with 422 `{errors: [{msg, loc: ["body", ...where]}]}`;
- * - a query or path value that Ajv coerced to Infinity (`?page=1e309` passes `maximum`, which Ajv
- *   only checks on finite numbers) is refused the same way, after the schema has run.
+ * - a query, path or form value that Ajv coerced to Infinity (`?page=1e309` passes `maximum`, which
+ *   Ajv only checks on finite numbers) is refused the same way, after the schema has run.
  * Fastify's own JSON parsing (empty body, malformed text, `__proto__` poisoning) stays as it is.
  */
 export default fp(
@@ -43,7 +47,8 @@ export default fp(
     });
 
     app.addHook('preHandler', async (req: FastifyRequest) => {
-      const problems = [...nonFinite(req.query, 'query'), ...nonFinite(req.params, 'path')];
+      // A JSON body was checked whole when parsed; a form body's strings may have been coerced since.
+      const problems = [...nonFinite(req.query, 'query'), ...nonFinite(req.params, 'path'), ...nonFinite(req.body, 'body')];
       if (problems.length) throw new ValidationFailed(problems);
     });
   },
