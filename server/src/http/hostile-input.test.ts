@@ -185,3 +185,16 @@ describe('form bodies', () => {
     expect(res.statusCode).toBeLessThan(500);
   });
 });
+
+describe('the NUL character, which PostgreSQL cannot store', () => {
+  it.each([
+    ['a body field', 'POST', '/api/v1/workflows/', { name: 'a\u0000b' }, ['body', 'name']],
+    ['a nested body field', 'POST', '/api/v1/files/bulk-download', { file_ids: ['x\u0000'] }, ['body', 'file_ids', 0]],
+    ['a query value', 'GET', '/api/v1/workflows/?q=a%00b', undefined, ['query', 'q']],
+    ['a path parameter', 'GET', '/api/v1/workflows/a%00b', undefined, ['path', 'id']],
+  ])('is refused in %s with 422 at its field', async (_what, method, url, payload, loc) => {
+    const res = await t.app.inject({ method: method as 'GET', url, headers: auth, payload });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: [{ msg: 'Must not contain the NUL character.', loc }] });
+  });
+});

@@ -1,4 +1,4 @@
-import { cloneJson, findJsonFault, jsonDepth, MAX_JSON_DEPTH, sameJson, stringsIn } from './json-values';
+import { cloneJson, findJsonFault, findNulCharacter, jsonDepth, MAX_JSON_DEPTH, sameJson, stringsIn } from './json-values';
 
 /** A value nested far deeper than any recursive walk survives (the native ones overflow near 4,000). */
 const deep = (levels: number, leaf: unknown = 'x'): unknown => {
@@ -39,5 +39,15 @@ describe('JSON walks without recursion', () => {
     expect(sameJson({ a: 1, b: undefined }, { a: 1, c: 2 })).toBe(false);
     expect(sameJson([1, 2], [2, 1])).toBe(false);
     expect(sameJson([], {})).toBe(false);
+  });
+});
+
+describe('the NUL character', () => {
+  it('is found in strings and keys, at its path', () => {
+    expect(findNulCharacter({ a: ['ok', 'b\u0000d'] })).toEqual(['a', 1]);
+    expect(findNulCharacter({ a: { 'k\u0000': 1 } })).toEqual(['a', 'k\u0000']);
+    expect(findNulCharacter('\u0000')).toEqual([]);
+    expect(findNulCharacter({ a: ['\\u0000 is only text here'] })).toBeNull();
+    expect(findNulCharacter(deep(100_000))).toBeNull();
   });
 });

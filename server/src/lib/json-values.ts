@@ -157,3 +157,23 @@ export function cloneJson<T>(value: T): T {
   }
   return root as T;
 }
+
+/**
+ * Where `value` holds the NUL character, in a string or an object key; null when nowhere.
+ * PostgreSQL cannot store U+0000 in text, so it is refused at the door rather than at the database.
+ */
+export function findNulCharacter(value: unknown): JsonPath | null {
+  const stack: [unknown, JsonPath][] = [[value, []]];
+  while (stack.length) {
+    const [current, path] = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return path;
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, child] of Object.entries(current)) {
+        if (key.includes('\u0000')) return [...path, key];
+        stack.push([child, [...path, Array.isArray(current) ? Number(key) : key]]);
+      }
+    }
+  }
+  return null;
+}
