@@ -198,3 +198,10 @@ describe('the NUL character, which PostgreSQL cannot store', () => {
     expect(res.json()).toEqual({ errors: [{ msg: 'Must not contain the NUL character.', loc }] });
   });
 });
+
+describe('the JSON parser', () => {
+  it('still takes JSON with a charset parameter', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/workflows/', headers: { ...auth, 'content-type': 'application/json; charset=utf-8' }, payload: '{"name":"With charset"}' });
+    expect(res.statusCode).toBe(201);
+  });
+});
