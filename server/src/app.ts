@@ -2,11 +2,13 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import formBody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config/config';
+import { frameworkErrorHandler } from './http/framework-errors';
 import { startHousekeeping } from './jobs/housekeeping';
 import antiForgery from './plugins/anti-forgery';
 import authentication, { API_PREFIX } from './plugins/authentication';
 import database from './plugins/database';
 import errors from './plugins/errors';
+import inputBounds from './plugins/input-bounds';
 import openapi from './plugins/openapi';
 import rateLimits from './plugins/rate-limits';
 import requestContext, { requestIdFrom } from './plugins/request-context';
@@ -46,7 +48,7 @@ export interface AppOptions {
 }
 
 /** Fastify's own options: the parts that must be set when the instance is created. */
-function serverOptions(options: AppOptions): FastifyServerOptions {
+function serverOptions(options: AppOptions, appOf: () => FastifyInstance): FastifyServerOptions {
   return {
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: options.config.logLevel } }),
     // One line per request comes from the request-context plugin instead of Fastify's two.
@@ -54,6 +56,8 @@ function serverOptions(options: AppOptions): FastifyServerOptions {
     genReqId: requestIdFrom,
     trustProxy: options.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (undecodable or over-long path parameters) in our error shapes.
+    frameworkErrors: frameworkErrorHandler(appOf),
     ajv: {
       customOptions: {
         allErrors: true,
@@ -71,13 +75,14 @@ function serverOptions(options: AppOptions): FastifyServerOptions {
  * which readies the app (so a test may still add a route first).
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify(serverOptions(options)).withTypeProvider<TypeBoxTypeProvider>();
+  const app: FastifyInstance = Fastify(serverOptions(options, () => app)).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('config', options.config);
   app.decorate('secrets', loadSecretBox(options.config.secretsKey, options.config.dataDir));
 
   await app.register(requestContext);
   await app.register(securityHeaders);
   await app.register(errors);
+  await app.register(inputBounds);
   await app.register(database, { pgSchema: options.pgSchema });
   await app.register(storage);
   await app.register(authentication);

@@ -1,3 +1,4 @@
+import { cloneJson, findJsonFault, stringsIn } from '../lib/json-values';
 import type { ParamSpec, StepTypeDescription } from './step-types/step-type';
 
 /**
@@ -63,16 +64,9 @@ export function isReference(value: unknown): boolean {
 export function referencesIn(values: unknown): { variables: string[]; fields: string[] } {
   const variables = new Set<string>();
   const fields = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string') {
-      for (const ref of placeholdersIn(value).references) (ref.kind === 'var' ? variables : fields).add(ref.name);
-    } else if (Array.isArray(value)) {
-      value.forEach(visit);
-    } else if (value !== null && typeof value === 'object') {
-      Object.values(value).forEach(visit);
-    }
-  };
-  visit(values);
+  for (const text of stringsIn(values)) {
+    for (const ref of placeholdersIn(text).references) (ref.kind === 'var' ? variables : fields).add(ref.name);
+  }
   return { variables: [...variables].sort(), fields: [...fields].sort() };
 }
 
@@ -80,7 +74,7 @@ export function referencesIn(values: unknown): { variables: string[]; fields: st
 export function defaultParams(type: StepTypeDescription): ParamValues {
   const values: ParamValues = {};
   for (const param of type.params) {
-    if (param.default !== undefined) values[param.name] = structuredClone(param.default);
+    if (param.default !== undefined) values[param.name] = cloneJson(param.default);
   }
   return values;
 }
@@ -169,7 +163,7 @@ function checkValue(spec: ParamSpec, value: unknown): ParamIssue[] {
       if (typeof value !== 'string') return issue('server.params.string');
       return checkLength(spec, value);
     case 'json':
-      return isJsonValue(value) ? stringsIn(value).flatMap((s) => malformedReferences(spec, s)) : issue('server.params.json');
+      return isJsonValue(value) ? stringsIn(value, { keys: true }).flatMap((s) => malformedReferences(spec, s)) : issue('server.params.json');
     case 'string':
     case 'expression':
     case 'template':
@@ -188,22 +182,5 @@ function malformedReferences(spec: ParamSpec, text: string): ParamIssue[] {
   return first ? [{ param: spec.name, key: 'server.params.badReference', values: { reference: first } }] : [];
 }
 
-/** What `JSON.parse` can produce: no undefined, functions, NaN or class instances. */
-function isJsonValue(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every(isJsonValue);
-  if (typeof value === 'object') {
-    // A plain object of any realm (structuredClone and Jest's sandboxes make objects of another one).
-    const proto = Object.getPrototypeOf(value);
-    return (proto === null || Object.getPrototypeOf(proto) === null) && Object.values(value as object).every(isJsonValue);
-  }
-  return false;
-}
-
-function stringsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (value !== null && typeof value === 'object') return [...Object.keys(value), ...Object.values(value)].flatMap(stringsIn);
-  return [];
-}
+/** What `JSON.parse` can produce (no undefined, functions, NaN or class instances), nested at most MAX_JSON_DEPTH deep. */
+const isJsonValue = (value: unknown): boolean => findJsonFault(value) === null;

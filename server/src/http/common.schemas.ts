@@ -41,10 +41,20 @@ export const ValidationErrorOut = Type.Object(
 );
 export type ValidationErrorOut = Static<typeof ValidationErrorOut>;
 
-export const PageQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+/** The furthest page anyone may ask for: beyond it `(page - 1) * page_size` stops being a sane offset. */
+export const MAX_PAGE = 10_000;
+
+/**
+ * `page` and `page_size`, declared once for every list of the API (query or body): bounded
+ * integers, so `1e309`, `99999999999999999999`, `-1` or `1.5` answer 422 at the door instead of
+ * reaching SQL as Infinity. Each list picks its default size and its largest.
+ */
+export const pageFields = ({ size = 50, maxSize = 200 }: { size?: number; maxSize?: number } = {}) => ({
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
+  page_size: Type.Integer({ minimum: 1, maximum: maxSize, default: size }),
 });
+
+export const PageQuery = Type.Object(pageFields());
 export type PageQuery = Static<typeof PageQuery>;
 
 export const Page = <T extends TSchema>(item: T) =>

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestApp, signedInUser, type TestApp } from '../test/test-app';
+import { createTestApp, logIn, newAccount, signedInUser, type TestApp } from '../test/test-app';
 
 /** The API conventions of ARCHITECTURE.md and the error shapes of spec §7–8, across every route. */
 describe('API conventions', () => {
@@ -87,9 +87,40 @@ describe('API conventions', () => {
   });
 
   describe('anti-forgery pair', () => {
-    it('hands out the XSRF-TOKEN cookie', async () => {
-      const res = await t.app.inject({ url: '/api/v1/openapi.json' });
-      expect(String(res.headers['set-cookie'])).toMatch(/XSRF-TOKEN=[\w-]+; Path=\/; SameSite=Strict/);
+    it('hands out the XSRF-TOKEN cookie with the sign-in and sign-up answers, not with every API response', async () => {
+      expect((await t.app.inject({ url: '/api/v1/openapi.json' })).headers['set-cookie']).toBeUndefined();
+      expect((await t.app.inject({ url: '/api/v1/workflows/public' })).headers['set-cookie']).toBeUndefined();
+      const account = newAccount();
+      const signup = await t.app.inject({ method: 'POST', url: '/api/v1/auth/signup', payload: account });
+      expect(signup.statusCode).toBe(201);
+      expect(String(signup.headers['set-cookie'])).toMatch(/^XSRF-TOKEN=[\w-]+; Path=\/; SameSite=Strict$/);
+      const login = await logIn(t.app, account.email, account.password);
+      expect(login.statusCode).toBe(200);
+      expect(String(login.headers['set-cookie'])).toMatch(/^XSRF-TOKEN=[\w-]+; Path=\/; SameSite=Strict$/);
+      // A browser that already holds one keeps it.
+      const again = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'XSRF-TOKEN=kept', 'x-xsrf-token': 'kept' },
+        payload: new URLSearchParams({ username: account.email, password: account.password }).toString(),
+      });
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['set-cookie']).toBeUndefined();
+    });
+
+    it.each([
+      ['a non-ASCII cookie', 'XSRF-TOKEN=%E2%82%AC', 'a'],
+      ['a non-ASCII header of the same length in characters', 'XSRF-TOKEN=a', '\u00e9'],
+      ['an empty header', 'XSRF-TOKEN=abc', ''],
+    ])('answers 403 {detail}, not 500, for %s, on public writes too', async (_what, cookie, header) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        headers: { cookie, 'x-xsrf-token': header, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'username=a%40example.com&password=whatever',
+      });
+      expect(res.statusCode).toBe(403);
+      expect(Object.keys(res.json())).toEqual(['detail']);
     });
 
     it('refuses a state change that carries the cookie without the matching header', async () => {
@@ -144,9 +175,16 @@ describe('serving the web app', () => {
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Stepwise</title><div id="root"></div>');
     fs.writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
-    t = await createTestApp({ WEB_DIR: webDir });
+    t = await createTestApp({ WEB_DIR: webDir, PUBLIC_URL: 'https://stepwise.test' });
   });
   afterAll(() => t.close());
+
+  it('hands the page its XSRF-TOKEN cookie, Secure under an https PUBLIC_URL', async () => {
+    const page = await t.app.inject({ url: '/login' });
+    expect(String(page.headers['set-cookie'])).toMatch(/^XSRF-TOKEN=[\w-]+; Path=\/; Secure; SameSite=Strict$/);
+    expect((await t.app.inject({ url: '/assets/app-1234.js' })).headers['set-cookie']).toBeUndefined();
+    expect((await t.app.inject({ url: '/login', headers: { cookie: 'XSRF-TOKEN=abc' } })).headers['set-cookie']).toBeUndefined();
+  });
 
   it.each(['/', '/login', '/cn/login', '/cn', '/settings?tab=x'])('loads the app at %s (history fallback)', async (url) => {
     const res = await t.app.inject({ url });

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
+import type { FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import { HttpError } from '../lib/http-error';
 
@@ -7,21 +8,42 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Hands the browser its XSRF-TOKEN cookie unless it has one: the web app's HTML and the sign-in answers. */
+    issueXsrfToken(): FastifyReply;
+  }
+}
+
+/**
+ * Compared as bytes: a cookie may decode to non-ASCII text ("%E2%82%AC" is "€", one character and
+ * three bytes), and timingSafeEqual throws on buffers of different lengths.
+ */
+function same(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
 
 /**
  * The double-submit pair the web client sends (spec §7): we hand out a random XSRF-TOKEN cookie
  * (readable by our own scripts, SameSite=Strict), and a state-changing request that carries the
  * cookie must echo it in X-XSRF-TOKEN. Requests without the cookie (API clients, curl) are not
  * browsers riding on our cookies, and our auth is a bearer header anyway, so they pass.
+ *
+ * The cookie is set only where the web app needs it (its HTML, and the sign-in and sign-up answers
+ * for a front end served from elsewhere in development), not minted on every API response; it is
+ * `Secure` when PUBLIC_URL is https.
  */
 export default fp(
   async (app) => {
     await app.register(cookie);
-    app.addHook('onRequest', async (req, reply) => {
-      if (!req.cookies[XSRF_COOKIE]) {
-        reply.setCookie(XSRF_COOKIE, randomBytes(18).toString('base64url'), { path: '/', sameSite: 'strict', httpOnly: false });
+    const secure = app.config.publicUrl.startsWith('https:');
+    app.decorateReply('issueXsrfToken', function (this: FastifyReply) {
+      if (!this.request.cookies[XSRF_COOKIE]) {
+        this.setCookie(XSRF_COOKIE, randomBytes(18).toString('base64url'), { path: '/', sameSite: 'strict', httpOnly: false, secure });
       }
+      return this;
     });
     // preValidation: after the token check (401 comes first), before the body is looked at.
     app.addHook('preValidation', async (req) => {

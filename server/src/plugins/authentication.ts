@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
 import { SessionsRepository, type SessionUser } from '../modules/auth/sessions.repository';
 import { hashToken } from '../modules/auth/tokens';
 import { HttpError } from '../lib/http-error';
@@ -23,6 +24,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every API route and whether it is public, for the docs and for tests. */
     apiRoutes: RouteInfo[];
+    /** Sets `req.user` from the bearer token, or throws 401: the check of every secure route. */
+    authenticate(req: FastifyRequest): Promise<void>;
   }
 }
 
@@ -40,6 +43,16 @@ export default fp(
     app.decorate('apiRoutes', routes);
     app.decorateRequest('user', null);
 
+    const authenticate = async (req: FastifyRequest) => {
+      const header = req.headers.authorization;
+      const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+      if (!match) throw new HttpError(401, 'server.errors.notAuthenticated');
+      const user = await sessions.findUserByTokenHash(hashToken(match[1]), new Date().toISOString());
+      if (!user) throw new HttpError(401, 'server.errors.invalidToken');
+      req.user = user;
+    };
+    app.decorate('authenticate', authenticate);
+
     app.addHook('onRoute', (route) => {
       if (!route.url.startsWith(API_PREFIX) || route.method === 'HEAD') return;
       const isPublic = route.config?.public === true;
@@ -47,14 +60,6 @@ export default fp(
         if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url, public: isPublic });
       }
       if (isPublic) return;
-      const authenticate = async (req: import('fastify').FastifyRequest) => {
-        const header = req.headers.authorization;
-        const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-        if (!match) throw new HttpError(401, 'server.errors.notAuthenticated');
-        const user = await sessions.findUserByTokenHash(hashToken(match[1]), new Date().toISOString());
-        if (!user) throw new HttpError(401, 'server.errors.invalidToken');
-        req.user = user;
-      };
       route.onRequest = [authenticate, ...(route.onRequest ? [route.onRequest].flat() : [])];
       route.schema = { ...route.schema, security: [{ bearer: [] }] };
     });
@@ -63,7 +68,7 @@ export default fp(
 );
 
 /** The signed-in user of a secure route (the hook guarantees one). */
-export function currentUser(req: import('fastify').FastifyRequest): AuthUser {
+export function currentUser(req: FastifyRequest): AuthUser {
   if (!req.user) throw new HttpError(401, 'server.errors.notAuthenticated');
   return req.user;
 }

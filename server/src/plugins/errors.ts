@@ -46,9 +46,10 @@ export default fp(
         return reply.code(429).send({ detail: req.t('server.errors.tooManyRequests') });
       }
       if (status >= 400 && status < 500) {
-        // Fastify's own client errors (malformed JSON, unsupported media type, body too large):
-        // their messages describe the request, not our internals.
-        return reply.code(status).send({ detail: knownClientErrors[error.code ?? ''] ? req.t(knownClientErrors[error.code!]) : error.message });
+        // Fastify's and its plugins' own client errors (malformed JSON, unsupported media type, body
+        // too large, a bad Content-Length): our own text, never theirs, which may quote the request.
+        const key = knownClientErrors[error.code ?? ''] ?? clientErrorsByStatus[status] ?? 'server.errors.badRequest';
+        return reply.code(status).send({ detail: req.t(key) });
       }
       req.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send({ detail: req.t('server.errors.internal') });
@@ -57,9 +58,17 @@ export default fp(
   { name: 'errors', dependencies: ['request-context'] },
 );
 
+const clientErrorsByStatus: Record<number, string> = {
+  404: 'server.errors.notFound',
+  413: 'server.errors.bodyTooLarge',
+  415: 'server.errors.unsupportedMediaType',
+};
+
 const knownClientErrors: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'server.errors.unsupportedMediaType',
   FST_ERR_CTP_BODY_TOO_LARGE: 'server.errors.bodyTooLarge',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'server.errors.emptyJsonBody',
   FST_ERR_CTP_INVALID_JSON_BODY: 'server.errors.invalidJson',
+  FST_ERR_BAD_URL: 'server.errors.badUrl',
+  FST_ERR_MAX_PARAM_LENGTH: 'server.errors.urlTooLong',
 };

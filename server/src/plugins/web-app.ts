@@ -41,9 +41,10 @@ export default fp(
         // A missing asset must not answer HTML with 200: the browser would try to run it.
         return reply.code(404).send({ detail: req.t('server.errors.routeNotFound') });
       }
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      // The page's scripts echo this cookie in X-XSRF-TOKEN on every write.
+      return reply.issueXsrfToken().header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     });
   },
-  { name: 'web-app', dependencies: ['request-context'] },
+  { name: 'web-app', dependencies: ['request-context', 'anti-forgery'] },
 );
 

@@ -66,7 +66,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const user = await auth.signup(req.body, req.language);
-      return reply.code(201).send({ user, message: req.t('server.auth.signedUp') });
+      return reply.code(201).issueXsrfToken().send({ user, message: req.t('server.auth.signedUp') });
     },
   );
 
@@ -83,11 +83,15 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TokenOut },
       },
     },
-    async (req) =>
-      auth.login(req.body.username, req.body.password, {
+    async (req, reply) => {
+      const token = await auth.login(req.body.username, req.body.password, {
         userAgent: req.headers['user-agent']?.slice(0, 300) ?? null,
         ip: req.ip,
-      }),
+      });
+      // The browser's first write after signing in needs the double-submit cookie.
+      reply.issueXsrfToken();
+      return token;
+    },
   );
 
   app.post(

@@ -11,6 +11,7 @@ import { WorkflowsRepository } from '../workflows/workflows.repository';
 import { editorFor, WorkflowsService } from '../workflows/workflows.service';
 import type { WorkflowOut } from '../workflows/workflows.schemas';
 import { candidateIds, withoutForeignReferences, type Dropped, type OwnedIds } from './foreign-references';
+import { cloneJson } from '../../lib/json-values';
 
 export class CloneService {
   private readonly repo: WorkflowsRepository;
@@ -75,7 +76,7 @@ export class CloneService {
       (step: StepState) => ({ key: 'server.history.msg.stepCloned', values: { name: step.name } }),
       (draft) => {
         const step: StepState = {
-          ...structuredClone(original),
+          ...cloneJson(original),
           id: randomUUID(),
           name: name?.trim() || uniqueStepName(draft, original.name),
           inputs: sameWorkflow ? [...original.inputs] : [],

@@ -1,6 +1,7 @@
 import { isReference } from '../../engine/params';
 import { getStepType, type ParamSpec } from '../../engine/step-types';
 import type { WorkflowSnapshot } from '../workflows/workflow-state';
+import { cloneJson } from '../../lib/json-values';
 
 /**
  * A workflow copied into another account must not keep the ids of its author's files, folders or
@@ -61,7 +62,7 @@ export function candidateIds(snapshot: WorkflowSnapshot): { file: string[]; data
  * `{{field.x}}` values come from the data at run time and stay; the run must check those itself.
  */
 export function withoutForeignReferences(snapshot: WorkflowSnapshot, owned: OwnedIds): { snapshot: WorkflowSnapshot; dropped: Dropped } {
-  const copy = structuredClone(snapshot);
+  const copy = cloneJson(snapshot);
   const variables = new Map(copy.variables.map((v) => [v.name, v]));
   const dropped: Dropped = { steps: [], variables: [] };
   for (const step of copy.steps) {

@@ -6,7 +6,7 @@ import type { Storage } from '../../storage';
 import { FilesRepository, type FileRow } from './files.repository';
 import type { BulkDownloadIn } from './files.schemas';
 import { FoldersRepository } from './folders.repository';
-import { cleanUploadedName, firstFreeName } from './names';
+import { checkName, firstFreeName, zipEntryName } from './names';
 
 // Already compressed: storing them again deflated costs CPU for nothing.
 const STORED = /^(image\/(png|jpeg|gif|webp)|application\/(zip|gzip|pdf|vnd\.apache\.parquet|vnd\.openxmlformats.*))$/;
@@ -26,6 +26,7 @@ export async function bulkDownload(db: Db, storage: Storage, userId: string, inp
   const fileIds = [...new Set(input.file_ids)];
   const folderIds = [...new Set(input.folder_ids)];
   if (!fileIds.length && !folderIds.length) throw invalid('server.files.nothingSelected', ['body', 'file_ids']);
+  const zipName = input.name === undefined ? undefined : checkName(input.name.endsWith('.zip') ? input.name : `${input.name}.zip`, ['body', 'name']);
 
   const filesRepo = new FilesRepository(db);
   const foldersRepo = new FoldersRepository(db);
@@ -40,7 +41,7 @@ export async function bulkDownload(db: Db, storage: Storage, userId: string, inp
   const place = (dir: string, name: string) => {
     const taken = used.get(dir) ?? new Set<string>();
     used.set(dir, taken);
-    const free = firstFreeName(cleanUploadedName(name), taken);
+    const free = firstFreeName(zipEntryName(name), taken);
     taken.add(free);
     return dir ? `${dir}/${free}` : free;
   };
@@ -85,6 +86,6 @@ export async function bulkDownload(db: Db, storage: Storage, userId: string, inp
   for (const dir of emptyDirs) zip.addEmptyDirectory(dir);
   zip.end();
 
-  const name = input.name ? cleanUploadedName(input.name.endsWith('.zip') ? input.name : `${input.name}.zip`) : roots.length === 1 && !files.length ? `${roots[0].name}.zip` : 'files.zip';
+  const name = zipName ?? (roots.length === 1 && !files.length ? zipEntryName(`${roots[0].name}.zip`) : 'files.zip');
   return { stream: output, name };
 }

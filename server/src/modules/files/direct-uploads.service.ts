@@ -10,7 +10,7 @@ import type { UploadTokenSigner } from '../../storage/upload-tokens';
 import { FileRules, folderRef, toFileOut } from './file-rules';
 import { FilesRepository } from './files.repository';
 import type { ConfirmUploadIn, FileOut, PrepareUploadIn, PrepareUploadOut } from './files.schemas';
-import { cleanUploadedName } from './names';
+import { checkName } from './names';
 import { PendingUploadsRepository } from './pending-uploads.repository';
 import { sniffContentType } from './sniff';
 import { UploadLimitError, UploadMeter } from './upload-meter';
@@ -37,7 +37,7 @@ export class DirectUploadsService {
     const { config, storage } = this.s;
     const folderId = folderRef(input.folder_id);
     await this.rules.requireFolder(userId, folderId);
-    const name = cleanUploadedName(input.name);
+    const name = checkName(input.name, ['body', 'name']);
     if (input.size > config.fileUploadMaxBytes) throw this.rules.tooLarge(name);
     const used = await this.rules.usedBytes(userId);
     if (used + input.size > config.storageQuotaBytes) throw this.rules.quotaExceeded(used);

@@ -51,7 +51,7 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Upload one or more files (multipart/form-data, any field name) into a folder',
         description:
-          'Streamed to storage as they arrive. Names are cleaned (no separators, `..` or control characters) and a taken name gets a numbered suffix ("report (1).csv"). The content type is sniffed from the bytes. 413 when a file is larger than FILE_UPLOAD_MAX_BYTES, 409 when the storage quota would be exceeded; files completed before a failing one are kept.',
+          'Streamed to storage as they arrive. A filename with a separator, `:`, `..`, control characters or over 255 characters is refused (422 at the part\'s field; the multipart parser keeps only the last part of a path) and a taken name gets a numbered suffix ("report (1).csv"). The content type is sniffed from the bytes. 413 when a file is larger than FILE_UPLOAD_MAX_BYTES, 409 when the storage quota would be exceeded; files completed before a failing one are kept.',
         consumes: ['multipart/form-data'],
         querystring: UploadQuery,
         response: { 201: UploadOut },

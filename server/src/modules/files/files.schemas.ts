@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Notices, StringEnum } from '../../http/common.schemas';
+import { Id, Notices, pageFields, StringEnum } from '../../http/common.schemas';
 
 // Shapes of the Files calls (spec §7). A folder id of `root` (or no folder id) means the user's
 // top level, which is not a row of its own.
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Sha256 = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 of the bytes, hex' });
-/** A name someone typed; the service also refuses separators, `..` and control characters. */
+/** A name someone typed; the service also refuses separators, `:`, `..`, control characters and lone surrogates. */
 const Name = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
 /** A folder to put things in: its id, or null / `root` for the top level. */
 const FolderRef = Type.Union([Id, Type.Null()], { description: 'A folder id; null or "root" for the top level' });
@@ -49,7 +49,7 @@ export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxL
 
 export const PrepareUploadIn = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 1024, description: 'The file name as the browser has it; cleaned like multipart names' }),
+    name: Type.String({ minLength: 1, maxLength: 1024, description: 'The file name as the browser has it; checked like every name (422 at ["body", "name"])' }),
     size: Type.Integer({ minimum: 0, description: 'Exact size in bytes; the stored object must match' }),
     folder_id: Type.Optional(FolderRef),
     checksum_sha256: Type.Optional(Sha256),
@@ -107,8 +107,7 @@ export type BulkDownloadIn = Static<typeof BulkDownloadIn>;
 export const FolderSort = StringEnum(['name', 'size', 'created_at', 'updated_at']);
 
 export const FolderQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  page_size: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+  ...pageFields({ size: 100, maxSize: 500 }),
   sort: Type.Optional(FolderSort),
   order: Type.Optional(StringEnum(['asc', 'desc'])),
 });

@@ -10,12 +10,14 @@ import { bulkDownload } from './bulk-download';
 import { FileRules, folderRef, toFileOut } from './file-rules';
 import { FilesRepository, UsageEventsRepository, type FileRow } from './files.repository';
 import type { BulkDownloadIn, FileOut } from './files.schemas';
-import { checkTypedName, cleanUploadedName } from './names';
+import { checkName } from './names';
 import { sniffContentType } from './sniff';
 import { UploadLimitError, UploadMeter } from './upload-meter';
 
 /** An uploaded part as the multipart parser hands it over. */
 export interface IncomingFile {
+  /** The multipart field the part came in (the client's `loc` for a refused name). */
+  fieldname?: string;
   filename: string;
   file: Readable;
 }
@@ -63,7 +65,13 @@ export class FilesService {
    */
   private async uploadOne(userId: string, folderId: string | null, part: IncomingFile): Promise<FileOut> {
     const { config, storage } = this.s;
-    const name = cleanUploadedName(part.filename);
+    let name: string;
+    try {
+      name = checkName(part.filename, ['body', part.fieldname || 'file']);
+    } catch (err) {
+      part.file.resume();
+      throw err;
+    }
     const used = await this.rules.usedBytes(userId);
     const room = config.storageQuotaBytes - used;
     if (room <= 0) {
@@ -133,7 +141,7 @@ export class FilesService {
   /** Renames a file; a name already used in its folder is refused (409), not changed. */
   async rename(userId: string, id: string, rawName: string): Promise<FileOut> {
     const file = await this.requireFile(userId, id);
-    const name = checkTypedName(rawName);
+    const name = checkName(rawName);
     if (name !== file.name) {
       try {
         await this.files.update(id, { name });

@@ -114,29 +114,45 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
       { name: '\uFF0E\uFF0E\uFF0Funicode.txt', data: 'f' },
       { name: '..\u2215..\u2215slash.txt', data: 'g' },
       { name: '..', data: 'h' },
+      { name: 'C:', data: 'i' },
+      { name: 'D:evil.txt', data: 'j' },
+      { name: 'nul\u0001.txt', data: 'k' },
     ];
-    const res = await api.upload(attempts);
-    expect(res.statusCode).toBe(201);
-    const names = res.json().items.map((f: { name: string }) => f.name);
-    expect(names).toEqual(['passwd', 'hosts', 'boot.ini', 'escape.txt', '%2e%2e%2f%2e%2e%2fencoded.txt', '．．_unicode.txt', '._._slash.txt', 'file']);
-    for (const name of names) expect(name).not.toMatch(/[/\\]|\.\./);
+    // Each is refused (422 at the part's field) or kept under a plain name; none reaches a path.
+    const stored: string[] = [];
+    for (const attempt of attempts) {
+      const res = await api.upload([attempt]);
+      expect([attempt.name, res.statusCode]).toEqual([attempt.name, expect.any(Number)]);
+      if (res.statusCode === 422) {
+        expect(res.json()).toEqual({ errors: [{ msg: expect.any(String), loc: ['body', 'file'] }] });
+      } else {
+        expect([attempt.name, res.statusCode]).toEqual([attempt.name, 201]);
+        stored.push(res.json().items[0].name);
+      }
+    }
+    // The multipart parser keeps only a filename's last part; what is left is checked like a typed name.
+    expect(stored).toEqual(['passwd', 'hosts', 'boot.ini', 'escape.txt', '%2e%2e%2f%2e%2e%2fencoded.txt']);
+    for (const name of stored) expect(name).not.toMatch(/[/\\:]|\.\./);
     // Every object is under the user's own prefix, named by id.
     const keys: string[] = [];
     for await (const o of t.app.storage.list(`users/${user.id}/`)) keys.push(o.key);
-    expect(keys).toHaveLength(attempts.length);
+    expect(keys).toHaveLength(stored.length);
     for (const key of keys) expect(key).toMatch(new RegExp(`^users/${user.id}/files/[0-9a-f-]{36}$`));
     if (backend === 'local') {
       expect(fs.existsSync(path.join(t.dataDir, 'etc'))).toBe(false);
       expect(fs.readdirSync(t.dataDir).sort()).toEqual(expect.not.arrayContaining(['escape.txt', 'passwd', 'boot.ini']));
     }
     // Typed names are refused rather than changed.
-    for (const name of ['../x', 'a/b', '..', 'a\\b', 'x\uFF0Fy']) {
+    for (const name of ['../x', 'a/b', '..', 'a\\b', 'x\uFF0Fy', 'C:', 'D:evil.txt', 'lone\uD800']) {
       const created = await api.call('POST', '/folders', { name });
       expect([name, created.statusCode]).toEqual([name, 422]);
       expect(created.json().errors).toEqual([{ msg: expect.stringMatching(/cannot be used/), loc: ['body', 'name'] }]);
     }
-    const renamed = await api.call('PUT', `/files/${res.json().items[0].id}/rename`, { name: '../../passwd' });
-    expect(renamed.statusCode).toBe(422);
+    const [file] = (await api.upload([{ name: 'plain.txt', data: 'p' }])).json().items;
+    for (const name of ['../../passwd', 'D:evil.txt', 'bad\uDC00']) {
+      const renamed = await api.call('PUT', `/files/${file.id}/rename`, { name });
+      expect([name, renamed.statusCode, renamed.json().errors[0].loc]).toEqual([name, 422, ['body', 'name']]);
+    }
   });
 
   it('creates, lists, renames folders; moves and renames files', async () => {
@@ -239,6 +255,43 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     expect(one.headers['content-disposition']).toMatch(/filename="raw.zip"/);
     expect([...(await unzip(one.rawPayload)).keys()].sort()).toEqual(['raw/blob.bin', 'raw/rows.csv']);
     expect((await api.call('POST', '/bulk-download', {})).statusCode).toBe(422);
+  });
+
+  it('zips names stored before names were checked, and refuses bad zip names and empty selections with errors', async () => {
+    const api = client(t.app, (await signedInUser(t.app)).auth);
+    const folder = await api.folder('Legacy');
+    const [a, b] = (await api.upload([{ name: 'a.txt', data: 'A' }, { name: 'b.txt', data: 'B' }], folder.id)).json().items;
+    // As an older version could store them.
+    await t.app.db.updateTable('files').set({ name: 'C:evil.txt' }).where('id', '=', a.id).execute();
+    await t.app.db.updateTable('files').set({ name: 'lone\uD800.txt' }).where('id', '=', b.id).execute();
+    await t.app.db.updateTable('folders').set({ name: 'D:\uDC00' }).where('id', '=', folder.id).execute();
+    const res = await api.call('POST', '/bulk-download', { folder_ids: [folder.id] });
+    expect(res.statusCode).toBe(200);
+    // The database may keep a lone surrogate as one or more U+FFFD; either way the headers are sound.
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="D_+\.zip"; filename\*=UTF-8''D_(%EF%BF%BD)+\.zip$/);
+    const entries = [...(await unzip(res.rawPayload)).keys()].sort();
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatch(/^D_\uFFFD+\/C_evil\.txt$/);
+    expect(entries[1]).toMatch(/^D_\uFFFD+\/lone\uFFFD+\.txt$/);
+    const single = await api.call('GET', `/files/${b.id}/download`);
+    expect(single.statusCode).toBe(200);
+    expect(single.headers['content-disposition']).toMatch(/filename\*=UTF-8''lone(%EF%BF%BD)+\.txt$/);
+
+    for (const name of ['C:', 'D:evil', '../up', 'bad\uD800']) {
+      const refused = await api.call('POST', '/bulk-download', { folder_ids: [folder.id], name });
+      expect([name, refused.statusCode, refused.json()]).toEqual([name, 422, { errors: [{ msg: expect.any(String), loc: ['body', 'name'] }] }]);
+    }
+    const empty = await api.call('POST', '/bulk-download', { file_ids: [], folder_ids: [] });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json()).toEqual({ errors: [{ msg: expect.any(String), loc: ['body', 'file_ids'] }] });
+  });
+
+  it('refuses bad names of direct uploads at the field', async () => {
+    const api = client(t.app, (await signedInUser(t.app)).auth);
+    for (const name of ['C:', 'D:evil.txt', '..', 'a\\b', 'lone\uD800', 'y'.repeat(300)]) {
+      const res = await api.call('POST', '/prepare-upload', { name, size: 1 });
+      expect([name.slice(0, 20), res.statusCode, res.json()]).toEqual([name.slice(0, 20), 422, { errors: [{ msg: expect.any(String), loc: ['body', 'name'] }] }]);
+    }
   });
 
   it('cuts a zip short when a stored object is missing, and keeps serving', async () => {

@@ -9,7 +9,7 @@ import { FilesRepository, UsageEventsRepository, type FileSort } from './files.r
 import type { CreateFolderIn, FolderContentsOut, FolderEntry, FolderOut, FolderQuery } from './files.schemas';
 import { FileRules, folderRef, toFileOut } from './file-rules';
 import { FoldersRepository, type FolderRow } from './folders.repository';
-import { checkTypedName, firstFreeName, nameStem } from './names';
+import { checkName, firstFreeName, nameStem } from './names';
 
 export const toFolderOut = (f: FolderRow): FolderOut => ({
   id: f.id,
@@ -71,7 +71,7 @@ export class FoldersService {
 
   /** Answers the folder and whether it is new (`reuse` may answer an existing one). */
   async create(userId: string, input: CreateFolderIn): Promise<{ folder: FolderOut; created: boolean }> {
-    const name = checkTypedName(input.name);
+    const name = checkName(input.name);
     const parentId = folderRef(input.parent_id);
     await this.rules.requireFolder(userId, parentId);
     const now = new Date().toISOString();
@@ -101,7 +101,7 @@ export class FoldersService {
   async rename(userId: string, id: string, rawName: string): Promise<FolderOut> {
     const folder = await this.rules.requireFolder(userId, id);
     if (!folder) throw notFound('server.files.folderNotFound');
-    const name = checkTypedName(rawName);
+    const name = checkName(rawName);
     if (name !== folder.name) {
       try {
         await this.folders.rename(id, name);

@@ -1,10 +1,13 @@
 import type { ByteRange } from '../../storage';
+import { wellFormed } from './names';
 
 /**
  * `Content-Disposition` with an ASCII fallback `filename` and the exact name in RFC 5987
  * `filename*`, so every browser saves the file under its real (possibly Chinese) name.
  */
-export function contentDisposition(kind: 'attachment' | 'inline', name: string): string {
+export function contentDisposition(kind: 'attachment' | 'inline', stored: string): string {
+  // encodeURIComponent throws on a lone surrogate (a name stored before names were checked).
+  const name = wellFormed(stored);
   const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;

@@ -1,42 +1,62 @@
-import { checkTypedName, cleanUploadedName, firstFreeName, MAX_NAME_LENGTH, numberedName } from './names';
+import { checkName, firstFreeName, MAX_NAME_LENGTH, numberedName, zipEntryName } from './names';
 import { sniffContentType } from './sniff';
 import { contentDisposition, parseRange } from './http-download';
 
-describe('uploaded names', () => {
+describe('stored names made safe as zip entries', () => {
   it.each([
-    ['../../etc/passwd', 'passwd'],
-    ['..\\..\\windows\\system32\\config', 'config'],
-    ['/etc/shadow', 'shadow'],
-    ['C:\\Users\\ada\\report.csv', 'report.csv'],
+    ['../../etc/passwd', '._._etc_passwd'],
+    ['C:\\Users\\ada\\report.csv', 'C__Users_ada_report.csv'],
+    ['C:', 'C_'],
+    ['D:evil.txt', 'D_evil.txt'],
     ['..', 'file'],
     ['...', 'file'],
-    ['%2e%2e%2fetc%2fpasswd', '%2e%2e%2fetc%2fpasswd'], // never decoded: a literal, harmless name
     ['a\u2215..\u2215b.txt', 'a_._b.txt'], // division slash
-    ['\uFF0E\uFF0E\uFF0Fsecret', '．．_secret'], // full-width dots stay (not dots to a file system), the solidus goes
     ['evil\u202Etxt.exe', 'eviltxt.exe'], // right-to-left override removed
     ['tab\tnew\nline\u0000.csv', 'tabnewline.csv'],
-    ['  spaced name.csv  ', 'spaced name.csv'],
-    ['report..csv', 'report.csv'],
-    ['.env', '.env'],
-    ['报告 2024.csv', '报告 2024.csv'],
-  ])('%j is stored as %j', (raw, expected) => {
-    expect(cleanUploadedName(raw)).toBe(expected);
+    ['lone\uD800.csv', 'lone\uFFFD.csv'],
+    ['报告：2024.csv', '报告：2024.csv'],
+  ])('%j becomes %j', (raw, expected) => {
+    expect(zipEntryName(raw)).toBe(expected);
   });
 
   it('keeps names to 255 characters and keeps the extension', () => {
-    const long = cleanUploadedName(`${'x'.repeat(400)}.parquet`);
+    const long = zipEntryName(`${'x'.repeat(400)}.parquet`);
     expect(Array.from(long)).toHaveLength(MAX_NAME_LENGTH);
     expect(long.endsWith('.parquet')).toBe(true);
   });
 });
 
-describe('typed names', () => {
-  it.each(['../x', 'a/b', 'a\\b', '..', '.', 'a..b', 'x\u2215y', 'x\uFF0Fy', 'bell\u0007', 'rtl\u202Egnp.exe', ' ', 'y'.repeat(256)])('refuses %j', (name) => {
-    expect(() => checkTypedName(name)).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ key: 'server.files.invalidName', loc: ['body', 'name'] })] }));
+describe('names checked once, for every way in', () => {
+  it.each([
+    '../x',
+    'a/b',
+    'a\\b',
+    '..',
+    '.',
+    'a..b',
+    'x\u2215y',
+    'x\uFF0Fy',
+    'bell\u0007',
+    'rtl\u202Egnp.exe',
+    ' ',
+    '',
+    'y'.repeat(256),
+    'C:',
+    'D:evil.txt',
+    'c:\\windows',
+    'file:stream',
+    'lone\uD800',
+    '\uDC00trail',
+  ])('refuses %j with 422 at the field', (name) => {
+    expect(() => checkName(name)).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ key: 'server.files.invalidName', loc: ['body', 'name'] })] }));
+    expect(() => checkName(name, ['body', 'upload'])).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ loc: ['body', 'upload'] })] }));
   });
   it('accepts and trims ordinary names', () => {
-    expect(checkTypedName('  Q3 results ')).toBe('Q3 results');
-    expect(checkTypedName('数据')).toBe('数据');
+    expect(checkName('  Q3 results ')).toBe('Q3 results');
+    expect(checkName('数据')).toBe('数据');
+    expect(checkName('报告：2024 😀.csv')).toBe('报告：2024 😀.csv');
+    expect(checkName('.env')).toBe('.env');
+    expect(checkName('y'.repeat(255))).toHaveLength(255);
   });
 });
 
@@ -75,6 +95,11 @@ describe('download headers', () => {
       `attachment; filename="__ _Q3__ final.csv"; filename*=UTF-8''%E6%8A%A5%E5%91%8A%20%22Q3%22%3B%20final.csv`,
     );
     expect(contentDisposition('inline', "it's (1).txt")).toBe(`inline; filename="it's (1).txt"; filename*=UTF-8''it%27s%20%281%29.txt`);
+  });
+
+  it('never throws, even on a stored name with a lone surrogate', () => {
+    expect(contentDisposition('attachment', 'a\uD800b.zip')).toBe(`attachment; filename="a_b.zip"; filename*=UTF-8''a%EF%BF%BDb.zip`);
+    expect(contentDisposition('attachment', '\uDFFF')).toBe(`attachment; filename="_"; filename*=UTF-8''%EF%BF%BD`);
   });
 
   it.each([

@@ -18,7 +18,7 @@ const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const history = new HistoryService(app.db);
 
   app.post('/commits', { schema: { tags, summary: "A workflow's commits, newest first", body: CommitListIn, response: { 200: CommitPage } } }, async (req) =>
-    history.list(currentUser(req).id, req.body.workflow_id, req.body.page ?? 1, req.body.page_size ?? 50, req.t.bind(req)),
+    history.list(currentUser(req).id, req.body.workflow_id, req.body.page, req.body.page_size, req.t.bind(req)),
   );
 
   app.get('/commits/:id', { schema: { tags, summary: 'A commit: what changed and the state after it', params: Type.Object({ id: Id }), response: { 200: CommitDetailOut } } }, async (req) =>

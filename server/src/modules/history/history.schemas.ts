@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Id, Notices, Page, StringEnum } from '../../http/common.schemas';
+import { Id, Notices, Page, pageFields, StringEnum } from '../../http/common.schemas';
 import { StepOut } from '../steps/steps.schemas';
 import { VariableOut } from '../variables/variables.schemas';
 
@@ -40,8 +40,7 @@ export const CommitDetailOut = Type.Object({
 export const CommitListIn = Type.Object(
   {
     workflow_id: Id,
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-    page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    ...pageFields(),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@ import { CommitsRepository, type CommitHead, type CommitRow, type UndoAvailabili
 import { composeUpdates, deltaBetween, forHistory, isMoveOnly, unionOfChanges, withCurrentSecrets, type SnapshotDelta } from './workflow-delta';
 import { diffSnapshots, graphProblems, type Change, type InputLimits, type WorkflowSnapshot } from './workflow-state';
 import { WorkflowsRepository, type WorkflowRow } from './workflows.repository';
+import { cloneJson } from '../../lib/json-values';
 
 /** A commit's message as a catalog key, rendered in each reader's language. */
 export interface CommitMessage {
@@ -73,7 +74,7 @@ export class WorkflowEditor {
   /** `message` may be computed from the result, e.g. to name the step just changed. */
   async edit<T>(ctx: EditContext, message: CommitMessage | ((result: T) => CommitMessage), mutate: Mutation<T>): Promise<EditResult<T>> {
     return this.withRetry(ctx, (_repos, workflow, before) => {
-      const draft = structuredClone(before);
+      const draft = cloneJson(before);
       const result = mutate(draft, workflow);
       return { after: draft, kind: 'edit' as const, message: typeof message === 'function' ? message(result) : message, result, warnings: [] };
     });

@@ -23,6 +23,8 @@ describe('graph rules', () => {
       'server.steps.tooManyInputs',
       'server.steps.unknownType',
     ]);
+    // Each names the field a request sends, not the step's place in the stored state.
+    expect(problems.map((p) => p.loc)).toEqual([['body', 'inputs'], ['body', 'inputs'], ['body', 'inputs'], ['body', 'inputs'], ['body', 'step_type']]);
   });
 
   it('finds no cycle in a 10,000-step chain without running out of stack', () => {

@@ -1,4 +1,5 @@
 import type { Problem } from '../../lib/errors';
+import { cloneJson, sameJson as sameJsonValue } from '../../lib/json-values';
 
 /**
  * A workflow's whole editable state as one value. Every edit is a function from one state to the
@@ -45,18 +46,9 @@ export interface Change {
 /**
  * Equal as JSON values: key order does not count (a state rebuilt from the history and the same
  * state read from rows may list an object's keys differently), and a key holding undefined is absent.
+ * Walks without recursion (lib/json-values), so no stored value can overflow the stack.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  }
-  const left = Object.entries(a).filter(([, v]) => v !== undefined);
-  const right = b as Record<string, unknown>;
-  const rightCount = Object.values(right).filter((v) => v !== undefined).length;
-  return left.length === rightCount && left.every(([key, value]) => sameJson(value, right[key]));
-}
+export const sameJson = sameJsonValue;
 
 function changedFields<T extends object>(before: T, after: T): string[] {
   return (Object.keys(after) as (keyof T & string)[]).filter((key) => !sameJson(before[key], after[key]));
@@ -102,10 +94,12 @@ export interface InputLimits {
 export function graphProblems(steps: StepState[], limitsOf: (stepType: string) => InputLimits | null): Problem[] {
   const problems: Problem[] = [];
   const byId = new Map(steps.map((s) => [s.id, s]));
-  steps.forEach((step, index) => {
-    const loc = ['body', 'steps', index, 'inputs'];
+  // `loc` names the request's field (a step's `inputs`, its `step_type`), never the position of a
+  // step inside the stored state, which the caller never sent.
+  const loc = ['body', 'inputs'];
+  for (const step of steps) {
     const limits = limitsOf(step.step_type);
-    if (!limits) problems.push({ key: 'server.steps.unknownType', values: { type: step.step_type }, loc: ['body', 'steps', index, 'step_type'] });
+    if (!limits) problems.push({ key: 'server.steps.unknownType', values: { type: step.step_type }, loc: ['body', 'step_type'] });
     for (const input of step.inputs) {
       if (input === step.id) problems.push({ key: 'server.steps.selfInput', values: { step: step.name }, loc });
       else if (!byId.has(input)) problems.push({ key: 'server.steps.danglingInput', values: { step: step.name, input }, loc });
@@ -114,7 +108,7 @@ export function graphProblems(steps: StepState[], limitsOf: (stepType: string) =
     if (limits && limits.max !== null && step.inputs.length > limits.max) {
       problems.push({ key: 'server.steps.tooManyInputs', values: { step: step.name, max: limits.max }, loc });
     }
-  });
+  }
   if (problems.length) return problems;
   const cycle = findCycle(steps);
   if (cycle) {
@@ -165,7 +159,7 @@ export function withNewIds(snapshot: WorkflowSnapshot, newId: () => string): Wor
       ...s,
       id: stepIds.get(s.id)!,
       inputs: s.inputs.map((i) => stepIds.get(i) ?? i),
-      param_inputs: structuredClone(s.param_inputs),
+      param_inputs: cloneJson(s.param_inputs),
       position: { ...s.position },
     })),
     variables: snapshot.variables.map((v) => ({ ...v, id: newId() })),

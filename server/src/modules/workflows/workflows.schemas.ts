@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Notices, Page, StringEnum } from '../../http/common.schemas';
+import { Notices, Page, pageFields, StringEnum } from '../../http/common.schemas';
 import { StepOut } from '../steps/steps.schemas';
 import { VariableOut } from '../variables/variables.schemas';
 
@@ -56,8 +56,7 @@ export const WorkflowUpdateIn = Type.Object(
 export type WorkflowUpdateIn = Static<typeof WorkflowUpdateIn>;
 
 export const WorkflowListQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  ...pageFields(),
   q: Type.Optional(Type.String({ maxLength: 200 })),
   sort: StringEnum(['updated_at', 'created_at', 'name'], { default: 'updated_at' }),
   order: StringEnum(['asc', 'desc'], { default: 'desc' }),
@@ -77,8 +76,7 @@ export const PublicWorkflowOut = Type.Object({
   published_at: Type.String(),
 });
 export const PublicWorkflowQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  page_size: Type.Integer({ minimum: 1, maximum: 100, default: 24 }),
+  ...pageFields({ size: 24, maxSize: 100 }),
   q: Type.Optional(Type.String({ maxLength: 200 })),
 });
 export const PublicWorkflowPage = Page(PublicWorkflowOut);
