@@ -54,7 +54,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
-async function withPgClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** A short-lived connection to the test PostgreSQL server (schemas made and dropped around a test). */
+export async function withPgClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
   try {

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config/config';
@@ -11,7 +10,7 @@ import { SecretBox } from '../../lib/secret-box';
 import { hashPassword } from '../../modules/auth/passwords';
 import { HISTORY } from '../../modules/workflows/workflow-editor';
 import { diffSnapshots, type WorkflowSnapshot } from '../../modules/workflows/workflow-state';
-import { logIn, onPostgres } from '../../test/test-app';
+import { logIn, onPostgres, withPgClient } from '../../test/test-app';
 import { workflowClient } from '../../test/workflow-helpers';
 import { openDatabase } from '../database';
 import { migratorFor } from '../migrate';
@@ -38,7 +37,7 @@ describe('migration 005: history as checkpoints and deltas', () => {
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-migration-'));
     const pgSchema = onPostgres() ? `test_${randomBytes(6).toString('hex')}` : undefined;
-    if (pgSchema) await withPg((c) => c.query(`CREATE SCHEMA ${pgSchema}`));
+    if (pgSchema) await withPgClient((c) => c.query(`CREATE SCHEMA ${pgSchema}`));
     const config = loadConfig({
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
@@ -59,7 +58,7 @@ describe('migration 005: history as checkpoints and deltas', () => {
     api = workflowClient(app, { authorization: `Bearer ${login.json().access_token}` });
     cleanUp = async () => {
       await app.close();
-      if (pgSchema) await withPg((c) => c.query(`DROP SCHEMA ${pgSchema} CASCADE`));
+      if (pgSchema) await withPgClient((c) => c.query(`DROP SCHEMA ${pgSchema} CASCADE`));
       fs.rmSync(dataDir, { recursive: true, force: true });
     };
   }, 60_000);
@@ -182,13 +181,3 @@ describe('migration 005: history as checkpoints and deltas', () => {
     expect(box.open(variable.value!)).toBe('sk-current');
   });
 });
-
-async function withPg<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
