@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { SqliteRoutingDialect } from './sqlite-dialect';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -38,13 +39,30 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
-  const sqlite = new BetterSqlite3(options.sqliteFile);
-  // WAL lets readers run while a write is in progress; foreign keys are off by default in SQLite.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const { writer, reader } = openSqlite(options.sqliteFile);
+  const db = new Kysely<Database>({ dialect: new SqliteRoutingDialect({ writer, reader }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * The write connection and a read-only one on the same file (see SqliteRoutingDialect). The file
+ * is created 0600 (it holds password hashes and sessions), and an older world-readable one is
+ * tightened; SQLite gives its -wal and -shm files the database file's mode.
+ */
+function openSqlite(file: string) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  const writer = new BetterSqlite3(file);
+  // WAL lets readers run while a write is in progress; foreign keys are off by default in SQLite.
+  writer.pragma('journal_mode = WAL');
+  // In WAL mode NORMAL syncs at checkpoints, not at every commit: a power cut may lose the last
+  // commits but never corrupts the file (a process crash loses nothing).
+  writer.pragma('synchronous = NORMAL');
+  writer.pragma('foreign_keys = ON');
+  // Another process (the worker, the CLI) may hold the write lock for a moment.
+  writer.pragma('busy_timeout = 5000');
+  const reader = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  reader.pragma('busy_timeout = 5000');
+  return { writer, reader };
 }
