@@ -93,6 +93,19 @@ describe('SQLite connections', () => {
     expect(await db.selectFrom('notes').select('text').where('id', '=', 1).executeTakeFirst()).toEqual({ text: 'by the later write' });
   });
 
+  it('answers rows with the columns a statement has now, also after the table changed', async () => {
+    expect(await db.selectFrom('notes').selectAll().execute()).toEqual([{ id: 1, text: 'committed' }]);
+    await sql`alter table notes add column pinned integer not null default 0`.execute(db);
+    expect(await db.selectFrom('notes').selectAll().execute()).toEqual([{ id: 1, text: 'committed', pinned: 0 }]);
+    await db.transaction().execute(async (trx) => {
+      expect(await trx.selectFrom('notes').selectAll().execute()).toEqual([{ id: 1, text: 'committed', pinned: 0 }]);
+    });
+    expect(await db.selectFrom('notes').select(['text as a', 'id as b']).execute()).toEqual([{ a: 'committed', b: 1 }]);
+    // The same number of columns under another name.
+    await sql`alter table notes rename column pinned to starred`.execute(db);
+    expect(await db.selectFrom('notes').selectAll().execute()).toEqual([{ id: 1, text: 'committed', starred: 0 }]);
+  });
+
   it('rolls back a failed transaction and frees the writer for the next one', async () => {
     await expect(
       db.transaction().execute(async (trx) => {

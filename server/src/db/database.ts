@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
-import { SqliteRoutingDialect } from './sqlite-dialect';
+import { closeAll, SqliteRoutingDialect } from './sqlite-dialect';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -41,7 +41,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   const { writer, reader } = openSqlite(options.sqliteFile);
   const db = new Kysely<Database>({ dialect: new SqliteRoutingDialect({ writer, reader }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // Kysely destroys a driver only once it ran a query; the connections are open from here on.
+  const close = async () => {
+    await db.destroy();
+    closeAll({ writer, reader });
+  };
+  return { db, dialect: 'sqlite', close };
 }
 
 /**
