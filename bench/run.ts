@@ -18,13 +18,13 @@ import { launchBrowser, chromiumPath } from '../e2e/support/browser';
  * seeds data. Every throughput is given absolute and as a share of the bare route measured in the
  * same run, so figures from different machines can be compared by their ratios.
  *
- * Env: BENCH_SECONDS (per case, default 10), BENCH_WARMUP_SECONDS (2), BENCH_AGED_EDITS (10000),
+ * Env: BENCH_SECONDS (per case, default 8), BENCH_WARMUP_SECONDS (1), BENCH_AGED_EDITS (10000),
  * BENCH_READ_RATE (target req/s of the read-during-write case, 500), BENCH_DATABASE_URL (also run
  * on PostgreSQL), BENCH_PROFILE=1 (the app server writes a --cpu-prof profile to bench/profiles),
  * BENCH_EDITOR=1 (also time the editor in Chromium; needs `npm run build:web`).
  */
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const AGED_EDITS = Number(process.env.BENCH_AGED_EDITS ?? 10_000);
 const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 500);
 const PG_URL = process.env.BENCH_DATABASE_URL || null;
