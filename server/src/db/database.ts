@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { preparedStatementNames } from './precompiled';
 import type { Database } from './schema';
 import { closeAll, SqliteRoutingDialect } from './sqlite-dialect';
 
@@ -36,7 +37,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const { writer, reader } = openSqlite(options.sqliteFile);
@@ -47,6 +48,32 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     closeAll({ writer, reader });
   };
   return { db, dialect: 'sqlite', close };
+}
+
+/**
+ * A pool whose clients run the precompiled queries (`db/precompiled.ts`) as named statements, which
+ * PostgreSQL parses and plans once per connection; every other query as Kysely sends it. One
+ * wrapper per client, since Kysely keeps its connection objects by client.
+ */
+function withPreparedStatements(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    query: ((textOrCursor: string | PostgresCursor<unknown>, values?: readonly unknown[]) => {
+      if (typeof textOrCursor !== 'string') return client.query(textOrCursor as never);
+      const name = preparedStatementNames.get(textOrCursor);
+      return name ? client.query({ name, text: textOrCursor, values: values as unknown[] }) : client.query(textOrCursor, values as unknown[]);
+    }) as unknown as PostgresPoolClient['query'],
+    release: () => client.release(),
+  });
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) wrappers.set(client, (wrapper = wrap(client)));
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**

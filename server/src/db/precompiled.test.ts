@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from './database';
 import { precompile } from './precompiled';
 
@@ -57,5 +58,46 @@ describe('precompile', () => {
   it('refuses a value name the query does not use', async () => {
     const notes = precompile(db, ['owner', 'unused'], (q, v) => q.selectFrom('notes').selectAll().where('owner', '=', v.owner));
     await expect(notes({ owner: 'ada', unused: 1 })).rejects.toThrow(/does not use unused/);
+  });
+});
+
+const onPostgres = process.env.STEPWISE_TEST_DB === 'postgres';
+
+(onPostgres ? describe : describe.skip)('precompile on PostgreSQL', () => {
+  const schema = `test_precompiled_${process.pid}_${Date.now()}`;
+  let admin: pg.Client;
+  let handle: DatabaseHandle;
+  let db: Kysely<TestTables>;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    handle = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, sqliteFile: '', pgSchema: schema });
+    db = handle.db as unknown as Kysely<TestTables>;
+    await sql`create table notes (id integer primary key, owner text not null, text text not null)`.execute(db);
+    await db
+      .insertInto('notes')
+      .values([
+        { id: 1, owner: 'ada', text: 'one' },
+        { id: 2, owner: 'bob', text: 'two' },
+      ])
+      .execute();
+  });
+
+  afterAll(async () => {
+    await handle.close();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  });
+
+  it('runs as a named statement that the connection prepared once', async () => {
+    const byOwner = precompile(db, ['owner'], (q, v) => q.selectFrom('notes').select('text').where('owner', '=', v.owner).orderBy('id'));
+    expect(await byOwner({ owner: 'ada' })).toEqual([{ text: 'one' }]);
+    expect(await byOwner({ owner: 'bob' })).toEqual([{ text: 'two' }]);
+    // Queries one after the other reuse the pool's one idle connection.
+    const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements where statement like '%from "notes"%'`.execute(db);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].name).toMatch(/^stepwise_/);
   });
 });

@@ -11,6 +11,13 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
  * are found among the compiled parameters (each may appear several times), and every call puts its
  * values in their places. A name that the query does not use is a mistake and throws.
  */
+/**
+ * The SQL texts of precompiled queries, by the name PostgreSQL prepares them under (see
+ * `openDatabase`): each is parsed and planned once per connection instead of once per query.
+ * Only these: a statement prepared before a migration changed its table's columns could fail.
+ */
+export const preparedStatementNames = new Map<string, string>();
+
 export function precompile<Row, Name extends string, DB>(
   db: Kysely<DB>,
   names: readonly Name[],
@@ -22,6 +29,7 @@ export function precompile<Row, Name extends string, DB>(
     const placeholders = Object.fromEntries(names.map((name) => [name, `\u0000${tag}:${name}\u0000`])) as Record<Name, string>;
     const byPlaceholder = new Map(names.map((name) => [placeholders[name], name]));
     const query = build(db, placeholders).compile();
+    if (!preparedStatementNames.has(query.sql)) preparedStatementNames.set(query.sql, `stepwise_${preparedStatementNames.size + 1}`);
     const slots = query.parameters.map((p) => (typeof p === 'string' ? byPlaceholder.get(p) : undefined));
     const missing = names.filter((name) => !slots.includes(name));
     if (missing.length) throw new Error(`precompiled query does not use ${missing.join(', ')}`);
