@@ -59,7 +59,7 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
     query: ((textOrCursor: string | PostgresCursor<unknown>, values?: readonly unknown[]) => {
-      if (typeof textOrCursor !== 'string') return client.query(textOrCursor as never);
+      if (typeof textOrCursor !== 'string') return client.query(textOrCursor as unknown as pg.Submittable);
       const name = preparedStatementNames.get(textOrCursor);
       return name ? client.query({ name, text: textOrCursor, values: values as unknown[] }) : client.query(textOrCursor, values as unknown[]);
     }) as unknown as PostgresPoolClient['query'],
