@@ -2,6 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 
 /**
+ * The SQL texts of precompiled queries, by the name PostgreSQL prepares them under (see
+ * `openDatabase`): each is parsed and planned once per connection instead of once per query.
+ * Only these: a statement prepared before a migration changed its table's columns could fail.
+ */
+export const preparedStatementNames = new Map<string, string>();
+
+/**
  * A Kysely query built and compiled once, then run with new values each time: for the queries of
  * (nearly) every request, such as the token check, where building the query tree and compiling it
  * cost more than the database takes to answer. Works on both dialects; on SQLite the statement
@@ -11,13 +18,6 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
  * are found among the compiled parameters (each may appear several times), and every call puts its
  * values in their places. A name that the query does not use is a mistake and throws.
  */
-/**
- * The SQL texts of precompiled queries, by the name PostgreSQL prepares them under (see
- * `openDatabase`): each is parsed and planned once per connection instead of once per query.
- * Only these: a statement prepared before a migration changed its table's columns could fail.
- */
-export const preparedStatementNames = new Map<string, string>();
-
 export function precompile<Row, Name extends string, DB>(
   db: Kysely<DB>,
   names: readonly Name[],
