@@ -1,95 +1,349 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import autocannon from 'autocannon';
-import { buildApp } from '../server/src/app';
-import { loadConfig } from '../server/src/config/config';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../server/src/db/database';
+import { StepsService } from '../server/src/modules/steps/steps.service';
 import { launchBrowser, chromiumPath } from '../e2e/support/browser';
 
 /**
- * `npm run bench`: starts the real server on a fresh SQLite database (or DATABASE_URL) on a free
- * port and measures the hot paths over loopback HTTP. Prints one row per scenario; the README
- * records the figures of the reference machine.
+ * `npm run bench`. The servers under test run in processes of their own (a bare Fastify route as
+ * the baseline, then the real app on a fresh SQLite database, and on PostgreSQL when
+ * BENCH_DATABASE_URL is set); this process only generates load (autocannon) over loopback HTTP and
+ * seeds data. Every throughput is given absolute and as a share of the bare route measured in the
+ * same run, so figures from different machines can be compared by their ratios.
+ *
+ * Env: BENCH_SECONDS (per case, default 8), BENCH_WARMUP_SECONDS (1), BENCH_AGED_EDITS (10000),
+ * BENCH_READ_RATE (target req/s of the read-during-write case, 500), BENCH_DATABASE_URL (also run
+ * on PostgreSQL), BENCH_PROFILE=1 (the app server writes a --cpu-prof profile to bench/profiles),
+ * BENCH_EDITOR=1 (also time the editor in Chromium; needs `npm run build:web`).
  */
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+const AGED_EDITS = Number(process.env.BENCH_AGED_EDITS ?? 10_000);
+const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 500);
+const PG_URL = process.env.BENCH_DATABASE_URL || null;
+const CONNECTIONS = 10;
+const root = path.resolve(__dirname, '..');
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a bench server script (`bench/*.ts`) in its own Node process; it prints `{"url"}` when listening. */
+async function startServer(script: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, script)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      try {
+        const parsed = JSON.parse(line) as { url?: string };
+        if (parsed.url) resolve(parsed.url);
+      } catch {
+        // not our line
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function load(opts: autocannon.Options): Promise<Figures> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
+}
+
+/** A short run first so the JIT and caches are warm, then the measured one. */
+async function measure(opts: autocannon.Options): Promise<Figures> {
+  if (WARMUP > 0) await autocannon({ connections: CONNECTIONS, ...opts, duration: WARMUP });
+  return load(opts);
+}
+
+// ---------- HTTP seeding ----------
+
+class Client {
+  constructor(
+    readonly base: string,
+    readonly token: string,
+  ) {}
+
+  static async signUp(base: string, name: string): Promise<Client> {
+    const account = { email: `${name}-${randomBytes(4).toString('hex')}@example.com`, password: `Bench ${randomBytes(12).toString('base64url')}`, name };
+    const signup = await fetch(`${base}/api/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
+    if (!signup.ok) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
+    const login = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: account.email, password: account.password }).toString(),
+    });
+    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+    return new Client(base, ((await login.json()) as { access_token: string }).access_token);
+  }
+
+  get auth() {
+    return { authorization: `Bearer ${this.token}` };
+  }
+
+  async call<T>(method: string, url: string, body?: object): Promise<T> {
+    const res = await fetch(`${this.base}/api/v1${url}`, {
+      method,
+      headers: { ...this.auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+
+  /** A 200-step chain, the size the editor must stay responsive at; answers its id and last step. */
+  async bigWorkflow(name: string): Promise<{ id: string; lastStep: string }> {
+    const workflow = await this.call<{ id: string }>('POST', '/workflows', { name });
+    let previous = await this.call<{ id: string }>('POST', '/workflow-steps', { workflow_id: workflow.id, step_type: 'import_csv' });
+    for (let i = 1; i < 200; i++) {
+      previous = await this.call<{ id: string }>('POST', '/workflow-steps', { workflow_id: workflow.id, step_type: 'filter', inputs: [previous.id] });
+    }
+    return { id: workflow.id, lastStep: previous.id };
+  }
+}
+
+/** PATCHes of one param, a different value each time so every request really writes a commit. */
+function patchParam(client: Client, stepId: string): autocannon.Options {
+  let n = 0;
+  return {
+    url: `${client.base}/api/v1/workflow-steps/${stepId}/param-inputs/partial`,
+    requests: [
+      {
+        method: 'PATCH',
+        headers: { ...client.auth, 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ param_inputs: { condition: `amount > ${n++}` } }) }),
+      },
+    ],
+  };
+}
+
+// ---------- history size ----------
+
+/** Bytes the database takes on disk (SQLite: after a checkpoint; PostgreSQL: tables, indexes and TOAST of the schema). */
+async function databaseBytes(handle: DatabaseHandle, sqliteFile: string, pgSchema: string | null): Promise<number> {
+  if (handle.dialect === 'sqlite') {
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(handle.db);
+    return fs.statSync(sqliteFile).size;
+  }
+  await sql`vacuum analyze`.execute(handle.db).catch(() => undefined);
+  const { rows } = await sql<{ bytes: number }>`
+    select coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint as bytes
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = ${pgSchema} and c.relkind = 'r'`.execute(handle.db);
+  return Number(rows[0].bytes);
+}
+
+/** The text the history stores for one workflow: deltas, checkpoints, change lists and messages. */
+async function historyBytes(handle: DatabaseHandle, workflowId: string): Promise<{ commits: number; bytes: number }> {
+  const row = await handle.db
+    .selectFrom('workflow_commits')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('commits'),
+      sql<number>`coalesce(sum(length(coalesce(delta, '')) + length(coalesce(checkpoint, '')) + length(changes) + length(message)), 0)`.as('bytes'),
+    ])
+    .where('workflow_id', '=', workflowId)
+    .executeTakeFirstOrThrow();
+  return { commits: Number(row.commits), bytes: Number(row.bytes) };
+}
+
+// ---------- one database ----------
+
+interface DatabaseResults {
+  label: string;
+  rows: { name: string; figures: Figures }[];
+  readDuringWrite: { reads: Figures; writes: Figures };
+  patch: { fresh: Figures; aged: Figures };
+  history: { edits: number; seconds: number; dbBytesPerEdit: number; storedBytesPerEdit: number };
+}
+
+async function benchDatabase(label: string, databaseUrl: string | null): Promise<DatabaseResults> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
+  const pgSchema = databaseUrl ? `bench_${randomBytes(4).toString('hex')}` : null;
+  if (databaseUrl) await withPg(databaseUrl, (c) => c.query(`create schema ${pgSchema}`));
+  const profileDir = path.join(__dirname, 'profiles');
+  const server = await startServer(
+    'app-server.ts',
+    {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      BENCH_PG_SCHEMA: pgSchema ?? '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'warn',
+      IN_PROCESS_WORKER: 'false',
+      LOGIN_RATE_LIMIT_MAX: '1000000000',
+      LOGIN_RATE_LIMIT_PER_ADDRESS_MAX: '1000000000',
+    },
+    process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  );
+  const sqliteFile = path.join(dataDir, 'stepwise.db');
+  const handle = openDatabase({ databaseUrl, sqliteFile, pgSchema: pgSchema ?? undefined });
+  try {
+    log(`${label}: seeding`);
+    const bench = await Client.signUp(server.url, 'Bench');
+    const lister = await Client.signUp(server.url, 'Lister');
+    for (let i = 0; i < 50; i++) await lister.call('POST', '/workflows', { name: `Workflow ${i}`, description: 'Fifty of them, the first page', tags: ['bench'] });
+    const fresh = await bench.bigWorkflow('Fresh, 200 steps');
+    const aged = await bench.bigWorkflow('Aged, 200 steps');
+    const contended = await bench.bigWorkflow('Edited by ten clients, 200 steps');
+
+    const rows: DatabaseResults['rows'] = [];
+    log(`${label}: GET /users/me`);
+    rows.push({ name: '`GET /api/v1/users/me`', figures: await measure({ url: `${server.url}/api/v1/users/me`, headers: bench.auth }) });
+    log(`${label}: GET /workflows/`);
+    rows.push({ name: '`GET /api/v1/workflows/` (50 workflows)', figures: await measure({ url: `${server.url}/api/v1/workflows/`, headers: lister.auth }) });
+    log(`${label}: GET /workflows/{id}`);
+    rows.push({ name: '`GET /api/v1/workflows/{id}` (200 steps)', figures: await measure({ url: `${server.url}/api/v1/workflows/${fresh.id}`, headers: bench.auth }) });
+
+    log(`${label}: reads at ${READ_RATE} req/s while 10 clients edit one workflow`);
+    const [reads, writes] = await Promise.all([
+      load({ url: `${server.url}/api/v1/users/me`, headers: bench.auth, overallRate: READ_RATE, connections: 20 }),
+      load(patchParam(bench, contended.lastStep)),
+    ]);
+
+    log(`${label}: aging a workflow with ${AGED_EDITS} edits (service layer)`);
+    const me = await bench.call<{ id: string }>('GET', '/users/me');
+    const steps = new StepsService(handle.db);
+    const dbBefore = await databaseBytes(handle, sqliteFile, pgSchema);
+    const storedBefore = await historyBytes(handle, aged.id);
+    const started = Date.now();
+    for (let i = 0; i < AGED_EDITS; i++) {
+      await steps.mergeParams(me.id, aged.lastStep, undefined, { condition: `amount > ${i}` });
+      if ((i + 1) % 2000 === 0) log(`  ${i + 1} edits`);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const dbAfter = await databaseBytes(handle, sqliteFile, pgSchema);
+    const storedAfter = await historyBytes(handle, aged.id);
+    const edits = Math.max(1, storedAfter.commits - storedBefore.commits);
+
+    log(`${label}: PATCH on the fresh and the aged workflow (one client)`);
+    const patchFresh = await measure({ ...patchParam(bench, fresh.lastStep), connections: 1 });
+    const patchAged = await measure({ ...patchParam(bench, aged.lastStep), connections: 1 });
+
+    if (process.env.BENCH_EDITOR === '1') await benchEditor(server.url, bench.token, fresh.id);
+
+    return {
+      label,
+      rows,
+      readDuringWrite: { reads, writes },
+      patch: { fresh: patchFresh, aged: patchAged },
+      history: { edits, seconds, dbBytesPerEdit: (dbAfter - dbBefore) / edits, storedBytesPerEdit: (storedAfter.bytes - storedBefore.bytes) / edits },
+    };
+  } finally {
+    await handle.close();
+    await server.stop();
+    if (databaseUrl) await withPg(databaseUrl, (c) => c.query(`drop schema ${pgSchema} cascade`));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------- report ----------
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+// autocannon measures latency in whole milliseconds: 0 means under one.
+const ms = (value: number) => (value < 1 ? '<1' : Math.round(value).toString());
+const share = (rps: number, bare: number) => `${Math.round((rps / bare) * 100)}%`;
+
+function machine(): string {
+  const cpus = os.cpus();
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+function report(bare: Figures, results: DatabaseResults[]) {
+  const out: string[] = [];
+  out.push(`Machine: ${machine()}.`);
+  out.push(`Load: autocannon in a separate process, ${CONNECTIONS} connections, ${SECONDS} s per case after ${WARMUP} s of warm-up, loopback HTTP.`);
+  out.push('');
+  out.push('| case | database | req/s | share of bare Fastify | p50 ms | p99 ms | errors |');
+  out.push('|---|---|---:|---:|---:|---:|---:|');
+  out.push(`| bare Fastify route (baseline) | none | ${Math.round(bare.rps)} | 100% | ${ms(bare.p50)} | ${ms(bare.p99)} | ${bare.errors} |`);
+  for (const r of results) {
+    for (const { name, figures: f } of r.rows) {
+      out.push(`| ${name} | ${r.label} | ${Math.round(f.rps)} | ${share(f.rps, bare.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${f.errors} |`);
+    }
+    const { reads, writes } = r.readDuringWrite;
+    out.push(
+      `| \`GET /users/me\` at a ${READ_RATE} req/s target while 10 clients edit one workflow | ${r.label} | ${Math.round(reads.rps)} | (fixed rate) | ${ms(reads.p50)} | ${ms(reads.p99)} | ${reads.errors} |`,
+    );
+    out.push(`| … the 10 editing clients (PATCH a param, 200 steps) | ${r.label} | ${Math.round(writes.rps)} | ${share(writes.rps, bare.rps)} | ${ms(writes.p50)} | ${ms(writes.p99)} | ${writes.errors} |`);
+    for (const [name, f] of [
+      ['PATCH a param, fresh 200-step workflow, 1 client', r.patch.fresh],
+      [`PATCH a param, aged 200-step workflow (${r.history.edits} edits), 1 client`, r.patch.aged],
+    ] as const) {
+      out.push(`| ${name} | ${r.label} | ${Math.round(f.rps)} | ${share(f.rps, bare.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${f.errors} |`);
+    }
+  }
+  out.push('');
+  out.push('| history of a one-param edit on a 200-step workflow | database | bytes per commit |');
+  out.push('|---|---|---:|');
+  for (const r of results) {
+    out.push(`| database growth over ${r.history.edits} edits, per edit | ${r.label} | ${Math.round(r.history.dbBytesPerEdit)} |`);
+    out.push(`| stored history text (delta, checkpoints, change list, message), per edit | ${r.label} | ${Math.round(r.history.storedBytesPerEdit)} |`);
+  }
+  out.push('');
+  for (const r of results) out.push(`(${r.label}: the ${r.history.edits} edits took ${r.history.seconds.toFixed(1)} s through the service layer, ${Math.round(r.history.edits / r.history.seconds)} edits/s.)`);
+  console.log(out.join('\n'));
+}
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    IN_PROCESS_WORKER: 'false',
-    LOGIN_RATE_LIMIT_MAX: '1000000000',
-  });
-  const app = await buildApp({ config });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-
-  const account = { email: 'bench@example.com', password: 'benchmark password', name: 'Bench' };
-  await fetch(`${address}/api/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
-  const loginBody = new URLSearchParams({ username: account.email, password: account.password }).toString();
-  const login = await fetch(`${address}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: loginBody,
-  });
-  const { access_token } = (await login.json()) as { access_token: string };
-
-  // A large workflow: 200 steps in a chain, the size the editor must stay responsive at.
-  const auth = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
-  const post = async (url: string, body: object) =>
-    (await (await fetch(`${address}/api/v1${url}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json()) as { id: string };
-  const workflow = await post('/workflows', { name: 'Bench 200 steps' });
-  let previous = await post('/workflow-steps', { workflow_id: workflow.id, step_type: 'import_csv' });
-  for (let i = 1; i < 200; i++) previous = await post('/workflow-steps', { workflow_id: workflow.id, step_type: 'filter', inputs: [previous.id] });
-  let toggle = 0;
-
-  const scenarios: { name: string; opts: autocannon.Options }[] = [
-    {
-      name: 'GET /workflows/{id} (200 steps)',
-      opts: { url: `${address}/api/v1/workflows/${workflow.id}`, headers: { authorization: `Bearer ${access_token}` } },
-    },
-    {
-      name: 'PATCH param-inputs/partial on a 200-step workflow (commit + snapshot)',
-      opts: {
-        url: `${address}/api/v1/workflow-steps/${previous.id}/param-inputs/partial`,
-        // A different value each time, so every request really writes a commit.
-        requests: [
-          {
-            method: 'PATCH',
-            headers: auth,
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ param_inputs: { condition: `amount > ${toggle++}` } }) }),
-          },
-        ],
-      },
-    },
-    { name: 'GET /users/me (token check + 1 query)', opts: { url: `${address}/api/v1/users/me`, headers: { authorization: `Bearer ${access_token}` } } },
-    { name: 'GET /users/me without token (401)', opts: { url: `${address}/api/v1/users/me` } },
-    {
-      name: 'POST /auth/login (argon2id verify)',
-      opts: { url: `${address}/api/v1/auth/login`, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: loginBody },
-    },
-    { name: 'GET /api/v1/openapi.json', opts: { url: `${address}/api/v1/openapi.json` } },
-  ];
-
-  console.log(`Stepwise benchmarks: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, ${DURATION}s each, 10 connections\n`);
-  console.log('| scenario | requests/s | p50 ms | p99 ms | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const { name, opts } of scenarios) {
-    const result = await autocannon({ connections: 10, duration: DURATION, ...opts });
-    console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} |`);
+  const started = Date.now();
+  log('bare Fastify baseline');
+  const bareServer = await startServer('bare-server.ts', { ...process.env });
+  let bare: Figures;
+  try {
+    bare = await measure({ url: `${bareServer.url}/hello` });
+  } finally {
+    await bareServer.stop();
   }
-  if (fs.existsSync(path.join(config.webDir, 'index.html')) && fs.existsSync(chromiumPath)) {
-    await benchEditor(address, access_token, workflow.id);
-  } else {
-    console.log('\n(editor benchmark skipped: needs `npm run build:web` and Chromium)');
-  }
-  await app.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  const results = [await benchDatabase('SQLite', null)];
+  if (PG_URL) results.push(await benchDatabase('PostgreSQL', PG_URL));
+  report(bare, results);
+  log(`\nbench took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** The editor in real Chromium on the 200-step workflow: load, select a step, type in its form. */
 async function benchEditor(address: string, token: string, workflowId: string) {
+  if (!fs.existsSync(path.join(root, 'dist', 'index.html')) || !fs.existsSync(chromiumPath)) {
+    log('(editor benchmark skipped: needs `npm run build:web` and Chromium)');
+    return;
+  }
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addInitScript((t) => localStorage.setItem('accessToken', t), token);
@@ -111,7 +365,10 @@ async function benchEditor(address: string, token: string, workflowId: string) {
   await browser.close();
   console.log('\n| editor, 200 steps, Chromium | median ms |\n|---|---:|');
   for (const name of [...new Set(rows.map(([n]) => n))]) {
-    const values = rows.filter(([n]) => n === name).map(([, v]) => v).sort((a, b) => a - b);
+    const values = rows
+      .filter(([n]) => n === name)
+      .map(([, v]) => v)
+      .sort((a, b) => a - b);
     console.log(`| ${name} | ${Math.round(values[Math.floor(values.length / 2)])} |`);
   }
 }

@@ -1,11 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
+import { precompile } from '../../db/precompiled';
 import type { UsersTable } from '../../db/schema';
 
 export type SessionUser = Omit<UsersTable, 'password_hash'> & { session_id: string };
 
+/** The token check's query, built and compiled once (see precompile). */
+const userByTokenQuery = (db: Db) =>
+  precompile(db, ['tokenHash', 'now'], (db, v) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'users.id',
+        'users.email',
+        'users.name',
+        'users.role',
+        'users.locale',
+        'users.theme',
+        'users.created_at',
+        'users.updated_at',
+      ])
+      .where('sessions.token_hash', '=', v.tokenHash)
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', v.now),
+  );
+
 export class SessionsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly userByToken: ReturnType<typeof userByTokenQuery>;
+
+  constructor(private readonly db: Db) {
+    this.userByToken = userByTokenQuery(db);
+  }
 
   async create(input: { userId: string; tokenHash: string; expiresAt: string; userAgent: string | null; ip: string | null }) {
     const now = new Date().toISOString();
@@ -24,26 +51,13 @@ export class SessionsRepository {
       .execute();
   }
 
-  /** The user behind a live (unexpired, unrevoked) token, in one indexed query. */
+  /**
+   * The user behind a live (unexpired, unrevoked) token, in one indexed query. Every secure
+   * request asks this, so the query is built and compiled once.
+   */
   async findUserByTokenHash(tokenHash: string, now: string): Promise<SessionUser | undefined> {
-    return this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'sessions.id as session_id',
-        'users.id',
-        'users.email',
-        'users.name',
-        'users.role',
-        'users.locale',
-        'users.theme',
-        'users.created_at',
-        'users.updated_at',
-      ])
-      .where('sessions.token_hash', '=', tokenHash)
-      .where('sessions.revoked_at', 'is', null)
-      .where('sessions.expires_at', '>', now)
-      .executeTakeFirst();
+    const [user] = await this.userByToken({ tokenHash, now });
+    return user;
   }
 
   async revoke(sessionId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { precompile } from '../../db/precompiled';
 import type { WorkflowsTable } from '../../db/schema';
 import type { Change, StepState, VariableState, WorkflowSnapshot } from './workflow-state';
 
@@ -21,9 +22,14 @@ const summaryColumns = [
 ] as const;
 export type WorkflowSummaryRow = Pick<WorkflowRow, 'id' | 'name' | 'description' | 'tags' | 'visibility' | 'version' | 'clone_count' | 'cloned_from_id' | 'published_at' | 'created_at' | 'updated_at'>;
 
-/** `lower(column) LIKE %text%`, with the text's own % and _ taken literally, on both databases. */
-const containsText = (column: string, text: string) =>
-  sql<boolean>`lower(${sql.ref(column)}) like ${`%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+/** The LIKE pattern of "contains text", case-insensitive, with the text's own %, _ and \\ taken literally. */
+const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** `lower(column) LIKE pattern` (a containsPattern), on both databases. */
+const matches = (column: string, pattern: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+const containsText = (column: string, text: string) => matches(column, containsPattern(text));
+
+type ListValues = 'ownerId' | 'pattern' | 'limit' | 'offset';
 
 export interface WorkflowListQuery {
   q?: string;
@@ -31,6 +37,31 @@ export interface WorkflowListQuery {
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
+}
+
+/** The two queries of one kind of list page (see WorkflowsRepository.list), compiled on first use. */
+function listQueries(db: Db, sort: WorkflowListQuery['sort'], order: WorkflowListQuery['order'], search: boolean) {
+  const filtered = (q: Db, v: Record<ListValues, string>) => {
+    const base = q.selectFrom('workflows').where('owner_id', '=', v.ownerId);
+    return search ? base.where((eb) => eb.or([matches('name', v.pattern), matches('description', v.pattern), matches('tags', v.pattern)])) : base;
+  };
+  return {
+    count: precompile(db, search ? ['ownerId', 'pattern'] : ['ownerId'], (q, v: Record<ListValues, string>) =>
+      filtered(q, v).select((eb) => eb.fn.countAll<number>().as('total')),
+    ),
+    page: precompile(db, search ? ['ownerId', 'pattern', 'limit', 'offset'] : ['ownerId', 'limit', 'offset'], (q, v: Record<ListValues, string>) =>
+      filtered(q, v)
+        .select(summaryColumns)
+        .select((eb) =>
+          eb.selectFrom('workflow_steps').whereRef('workflow_steps.workflow_id', '=', 'workflows.id').select(eb.fn.countAll<number>().as('n')).as('step_count'),
+        )
+        .orderBy(sort === 'name' ? sql`lower(name)` : sort, order)
+        .orderBy('id')
+        // Placeholders for the numbers: precompile puts each call's values in their places.
+        .limit(v.limit as unknown as number)
+        .offset(v.offset as unknown as number),
+    ),
+  };
 }
 
 /** Rows ⇄ WorkflowSnapshot, and the queries of the Workflows area (the history's are in CommitsRepository). */
@@ -68,25 +99,27 @@ export class WorkflowsRepository {
     await this.db.deleteFrom('workflows').where('id', '=', id).execute();
   }
 
+  /**
+   * One page of the owner's workflows. The list is asked for on every visit of the home page, so its
+   * queries are compiled once per sort, order and "searching or not"; the total is counted only
+   * when the page does not tell it (a full page, or an empty page past the first).
+   */
   async list(ownerId: string, query: WorkflowListQuery): Promise<{ rows: (WorkflowSummaryRow & { step_count: number })[]; total: number }> {
-    let base = this.db.selectFrom('workflows').where('owner_id', '=', ownerId);
-    if (query.q) {
-      const q = query.q;
-      base = base.where((eb) => eb.or([containsText('name', q), containsText('description', q), containsText('tags', q)]));
-    }
-    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const rows = await base
-      .select(summaryColumns)
-      .select((eb) =>
-        eb.selectFrom('workflow_steps').whereRef('workflow_steps.workflow_id', '=', 'workflows.id').select(eb.fn.countAll<number>().as('n')).as('step_count'),
-      )
-      .orderBy(query.sort === 'name' ? sql`lower(name)` : query.sort, query.order)
-      .orderBy('id')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute();
-    return { rows: rows.map((r) => ({ ...r, step_count: Number(r.step_count) })), total: Number(total) };
+    const queries = this.listQueries(query.sort, query.order, Boolean(query.q));
+    const values = { ownerId, pattern: query.q ? containsPattern(query.q) : '', limit: query.limit, offset: query.offset };
+    const rows = await queries.page(values);
+    const total = rows.length > 0 && rows.length < query.limit ? query.offset + rows.length : Number((await queries.count(values))[0].total);
+    return { rows: rows.map((r) => ({ ...r, step_count: Number(r.step_count) })), total };
   }
+
+  private listQueries(sort: WorkflowListQuery['sort'], order: WorkflowListQuery['order'], search: boolean) {
+    const key = `${sort} ${order} ${search}`;
+    let queries = this.listQueryCache.get(key);
+    if (!queries) this.listQueryCache.set(key, (queries = listQueries(this.db, sort, order, search)));
+    return queries;
+  }
+
+  private readonly listQueryCache = new Map<string, ReturnType<typeof listQueries>>();
 
   async listPublished(query: { q?: string; limit: number; offset: number }) {
     let base = this.db.selectFrom('workflows').innerJoin('users', 'users.id', 'workflows.owner_id').where('workflows.visibility', '=', 'published');

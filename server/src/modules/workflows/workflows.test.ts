@@ -63,6 +63,12 @@ describe('workflows', () => {
     const paged = (await t.app.inject({ url: '/api/v1/workflows?sort=name&order=asc&page=2&page_size=2', headers: user.auth })).json();
     expect(paged).toMatchObject({ total: 3, page: 2, page_size: 2 });
     expect(paged.items.map((w: { name: string }) => w.name)).toEqual(['Gamma export']);
+    // A full page and a page past the end do not tell the total: it is counted, with the search too.
+    const list = async (query: string) => (await t.app.inject({ url: `/api/v1/workflows?${query}`, headers: user.auth })).json();
+    expect(await list('sort=name&order=asc&page=1&page_size=2')).toMatchObject({ total: 3, items: [{ name: 'alpha import' }, { name: 'Beta report' }] });
+    expect(await list('page=3&page_size=2')).toMatchObject({ total: 3, items: [] });
+    expect(await list('q=A&sort=name&order=desc&page_size=1')).toMatchObject({ total: 3, items: [{ name: 'Gamma export' }] });
+    expect(await list('q=report&page=2&page_size=1')).toMatchObject({ total: 1, items: [] });
     expect((await t.app.inject({ url: '/api/v1/workflows?sort=owner', headers: user.auth })).statusCode).toBe(422);
   });
 
