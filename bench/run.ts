@@ -322,8 +322,60 @@ function report(bare: Figures, results: DatabaseResults[]) {
   console.log(out.join('\n'));
 }
 
+/**
+ * What a first visit to the sign-in page downloads: the scripts Chromium fetches for /login from the
+ * built app (built first when `dist/` is missing), with the bytes it actually received (brotli,
+ * precompressed by the build) beside the raw and gzip sizes of the same files.
+ */
+async function benchFirstLoad() {
+  if (!fs.existsSync(chromiumPath)) {
+    log('(first-load figure skipped: needs Chromium)');
+    return;
+  }
+  const dist = path.join(root, 'dist');
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    log('first load: building the web app (npm run build:web)');
+    await new Promise<void>((resolve, reject) => {
+      const build = spawn('npm', ['run', 'build:web'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+      build.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:web exited with ${code}`))));
+    });
+  }
+  log('first load: the sign-in page in Chromium');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
+  const server = await startServer('app-server.ts', { ...process.env, DATA_DIR: dataDir, WEB_DIR: dist, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn' });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const scripts: { path: string; transferred: Promise<number> }[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      scripts.push({ path: new URL(response.url()).pathname, transferred: response.request().sizes().then((sizes) => sizes.responseBodySize) });
+    });
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    let raw = 0;
+    let gzip = 0;
+    let transferred = 0;
+    for (const script of scripts) {
+      const file = path.join(dist, script.path);
+      raw += fs.statSync(file).size;
+      gzip += fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : fs.statSync(file).size;
+      transferred += await script.transferred;
+    }
+    const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+    console.log('\n| sign-in page (/login), first visit | scripts | raw | gzip | transferred (brotli) |\n|---|---:|---:|---:|---:|');
+    console.log(`| JavaScript | ${scripts.length} | ${kb(raw)} | ${kb(gzip)} | ${kb(transferred)} |\n`);
+  } finally {
+    await browser.close();
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const started = Date.now();
+  await benchFirstLoad();
   log('bare Fastify baseline');
   const bareServer = await startServer('bare-server.ts', { ...process.env });
   let bare: Figures;
