@@ -197,6 +197,23 @@ describe('FilesPage', () => {
     expect(currentLocation()).toMatch(/^\/workflows\?file_id=f-2&file_name=/);
   });
 
+  it('offers "use in a workflow" only for files an import step can read', async () => {
+    useFolders({
+      'd-7': { ...reports, folder: { ...reports.folder!, id: 'd-7', name: 'Mixed' }, path: [{ id: 'd-7', name: 'Mixed' }], items: [file('f-20', 'big.bin', 10, 'd-7'), file('f-21', 'Sales.CSV', 10, 'd-7')], folder_count: 0, file_count: 2, total: 2 },
+    });
+    const { user } = renderFiles('/files/d-7');
+    const itemsOf = async (name: string) => {
+      await user.click(await screen.findByRole('button', { name: `Actions for ${name}` }));
+      const menu = await screen.findByRole('menu');
+      const names = within(menu).getAllByRole('menuitem').map((item) => item.textContent);
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+      return names;
+    };
+    expect(await itemsOf('big.bin')).not.toContain('Use in a workflow');
+    expect(await itemsOf('Sales.CSV')).toContain('Use in a workflow');
+  });
+
   it('creates a folder in the folder being shown', async () => {
     useFolders();
     let body: unknown = null;

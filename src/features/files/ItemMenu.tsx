@@ -2,6 +2,7 @@ import { IconButton, Menu, Portal } from '@chakra-ui/react';
 import { LuDownload, LuEllipsisVertical, LuEye, LuFolderInput, LuFolderOpen, LuPencil, LuTrash2, LuWorkflow } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { FolderEntry } from './filesApi';
+import { importStepFor } from './importStep';
 
 export type ItemAction = 'open' | 'preview' | 'download' | 'rename' | 'move' | 'workflow' | 'delete';
 
@@ -13,7 +14,7 @@ export function ItemMenu({ item, onAction }: { item: FolderEntry; onAction: (act
     ? [
         { value: 'preview', icon: LuEye, label: 'files.action.preview' },
         { value: 'download', icon: LuDownload, label: 'files.action.download' },
-        { value: 'workflow', icon: LuWorkflow, label: 'files.action.useInWorkflow' },
+        ...(importStepFor(item.name) ? [{ value: 'workflow' as const, icon: LuWorkflow, label: 'files.action.useInWorkflow' }] : []),
         { value: 'rename', icon: LuPencil, label: 'files.action.rename' },
         { value: 'move', icon: LuFolderInput, label: 'files.action.move' },
         { value: 'delete', icon: LuTrash2, label: 'files.action.delete', danger: true },

@@ -7,6 +7,7 @@ import { useLocale } from '../../i18n/useLocale';
 import { parseCsv, type CsvPreview } from './csv';
 import type { FileEntry } from './filesApi';
 import { formatBytes, previewKind, type PreviewKind } from './format';
+import { importStepFor } from './importStep';
 import { fetchFileBlob } from './transfer';
 
 // A side panel with the file's details and a look inside: images, PDF (object URL in an iframe),
@@ -159,10 +160,12 @@ export function PreviewDrawer({ file, onClose, onDownload, onUseInWorkflow }: { 
                 </Drawer.Body>
                 <Drawer.Footer borderTopWidth="1px" justifyContent="flex-start">
                   <HStack gap="2" wrap="wrap">
-                    <Button colorPalette="brand" size="sm" onClick={() => onUseInWorkflow(file)}>
-                      <LuWorkflow aria-hidden />
-                      <FormattedMessage id="files.action.useInWorkflow" />
-                    </Button>
+                    {importStepFor(file.name) && (
+                      <Button colorPalette="brand" size="sm" onClick={() => onUseInWorkflow(file)}>
+                        <LuWorkflow aria-hidden />
+                        <FormattedMessage id="files.action.useInWorkflow" />
+                      </Button>
+                    )}
                     <Button variant="outline" size="sm" onClick={() => onDownload(file)}>
                       <LuDownload aria-hidden />
                       <FormattedMessage id="files.action.download" />

@@ -3,11 +3,9 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useLocalePath } from '../../i18n/useLocale';
+import { importStepFor } from '../files/importStep';
 import { useAddStepMutation } from '../steps/stepsApi';
 import { useCreateWorkflowMutation } from './workflowsApi';
-
-/** Files that a workflow can start from today, and the catalogue step that reads them. */
-const importStepFor = (fileName: string) => (/\.csv$/i.test(fileName) ? 'import_csv' : null);
 
 /**
  * Arriving from the file manager's "Use in a workflow" (`?file_id=…&file_name=…`): offers a new

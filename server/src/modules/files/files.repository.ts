@@ -15,6 +15,10 @@ export const inFolder =
 /** `LIKE 'stem%'` with the stem's own % and _ taken literally. */
 export const likePrefix = (stem: string) => `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Listings sort names without regard to case ("big.bin" before "Quarterly.csv"); lower() means
+ *  the same on SQLite and PostgreSQL, whatever the database's collation. The id breaks ties. */
+export const byName = sql<string>`lower(name)`;
+
 export class FilesRepository {
   constructor(private readonly db: Db) {}
 
@@ -48,7 +52,7 @@ export class FilesRepository {
       .where('owner_id', '=', ownerId)
       .where(inFolder('folder_id', folderId))
       .where('status', '=', 'ready')
-      .orderBy(sort, order)
+      .orderBy(sort === 'name' ? byName : sort, order)
       .orderBy('id')
       .offset(offset)
       .limit(limit)

@@ -209,6 +209,17 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     expect((await api.call('PUT', '/folders/rename', { folder_id: q3.id, name: 'Other' })).statusCode).toBe(409);
   });
 
+  it('sorts names without regard to case, folders and files alike', async () => {
+    const api = client(t.app, (await signedInUser(t.app)).auth);
+    const box = await api.folder('Box');
+    await api.folder('Beta', box.id);
+    await api.folder('alpha', box.id);
+    await api.upload([{ name: 'Quarterly.csv', data: 'q' }, { name: 'big.bin', data: 'b' }, { name: 'apple.txt', data: 'a' }], box.id);
+    const names = async (q: string) => (await api.call('GET', `/folders/${box.id}${q}`)).json().items.map((i: { name: string }) => i.name);
+    expect(await names('')).toEqual(['alpha', 'Beta', 'apple.txt', 'big.bin', 'Quarterly.csv']);
+    expect(await names('?sort=name&order=desc')).toEqual(['Beta', 'alpha', 'Quarterly.csv', 'big.bin', 'apple.txt']);
+  });
+
   it('serves byte ranges: 206 with Content-Range, 416 outside the file', async () => {
     const api = client(t.app, (await signedInUser(t.app)).auth);
     const data = Buffer.from('0123456789abcdefghij');

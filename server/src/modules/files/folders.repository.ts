@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { FoldersTable } from '../../db/schema';
 import type { Db } from '../../db/database';
-import { inFolder, likePrefix } from './files.repository';
+import { byName, inFolder, likePrefix } from './files.repository';
 
 export type FolderRow = FoldersTable;
 
@@ -39,7 +39,7 @@ export class FoldersRepository {
       .selectAll()
       .where('owner_id', '=', ownerId)
       .where(inFolder('parent_id', parentId))
-      .orderBy(sort, order)
+      .orderBy(sort === 'name' ? byName : sort, order)
       .orderBy('id')
       .offset(offset)
       .limit(limit)
