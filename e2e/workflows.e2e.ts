@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
 import { pathOf, seeNotice, signedInPage } from './support/ui';
@@ -122,4 +123,43 @@ describe('workflow builder', () => {
     },
     120_000,
   );
+});
+
+/** Creates a workflow through the list's dialog and lands in its editor with one Import CSV step. */
+async function editorWithOneStep(page: Page, name: string): Promise<void> {
+  await page.goto('/workflows');
+  await page.getByRole('button', { name: 'New workflow' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create and open' }).click();
+  await page.waitForURL(/\/workflows\/[0-9a-f-]{36}$/);
+  await page.getByRole('button', { name: 'Add step Import CSV' }).click();
+  await page.getByTestId('step-node').first().waitFor();
+}
+
+describe('workflow editor layout and theme', () => {
+  e2e.test('the editor fills the screen exactly: no page scroll, toolbar and canvas controls in view', async () => {
+    const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
+    const page = await signedInPage(e2e, token);
+    await editorWithOneStep(page, 'Fits the screen');
+    for (const viewport of [
+      { width: 1366, height: 850 },
+      { width: 1920, height: 1080 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const tab of ['Steps', 'History']) {
+        await page.getByRole('tab', { name: tab }).click();
+        await page.waitForTimeout(0);
+        const sizes = await page.evaluate(() => {
+          const controls = document.querySelector('.react-flow__controls')!.getBoundingClientRect();
+          return { scrollHeight: document.scrollingElement!.scrollHeight, innerHeight: window.innerHeight, controlsBottom: controls.bottom, controlsTop: controls.top };
+        });
+        const undo = (await page.getByRole('button', { name: 'Undo', exact: true }).boundingBox())!;
+        const where = `${viewport.width}x${viewport.height} on ${tab}`;
+        expect({ where, fits: sizes.scrollHeight <= sizes.innerHeight }).toEqual({ where, fits: true });
+        expect({ where, controlsInView: sizes.controlsTop >= 0 && sizes.controlsBottom <= sizes.innerHeight }).toEqual({ where, controlsInView: true });
+        expect({ where, toolbarInView: undo.y >= 0 && undo.y + undo.height <= sizes.innerHeight }).toEqual({ where, toolbarInView: true });
+      }
+    }
+  });
 });
