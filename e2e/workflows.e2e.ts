@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
@@ -149,7 +151,8 @@ describe('workflow editor layout and theme', () => {
       await page.setViewportSize(viewport);
       for (const tab of ['Steps', 'History']) {
         await page.getByRole('tab', { name: tab }).click();
-        await page.waitForTimeout(0);
+        // The tab's content is on screen (the history is fetched when its tab opens).
+        await (tab === 'Steps' ? page.getByRole('button', { name: 'Add step Import CSV' }) : page.getByRole('list', { name: 'History' }).getByRole('listitem').first()).waitFor();
         const sizes = await page.evaluate(() => {
           const controls = document.querySelector('.react-flow__controls')!.getBoundingClientRect();
           return { scrollHeight: document.scrollingElement!.scrollHeight, innerHeight: window.innerHeight, controlsBottom: controls.bottom, controlsTop: controls.top };
@@ -162,4 +165,54 @@ describe('workflow editor layout and theme', () => {
       }
     }
   });
+
+  e2e.test('dark mode: step cards, zoom controls and minimap follow the theme', async () => {
+    const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
+    const page = await signedInPage(e2e, token);
+    // The account's theme wins after sign-in (UserThemeSync); the browser keeps it as next-themes
+    // does, where public/theme-init.js reads it before the app loads.
+    const res = await fetch(`${e2e.baseUrl}/api/v1/users/me/settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ theme: 'dark' }),
+    });
+    expect(res.status).toBe(200);
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await editorWithOneStep(page, 'In the dark');
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    const canvas = page.getByRole('region', { name: 'Workflow canvas' });
+    await canvas.screenshot({ path: path.join(os.tmpdir(), `stepwise-canvas-dark-${process.pid}.png`) });
+
+    const colours = await page.evaluate(() => {
+      const node = document.querySelector('[data-testid="step-node"]')!;
+      const title = node.querySelector('p')!;
+      const button = document.querySelector('.react-flow__controls-button')!;
+      return { title: getComputedStyle(title).color, card: getComputedStyle(node).backgroundColor, controls: getComputedStyle(button).backgroundColor };
+    });
+    expect(contrast(colours.title, colours.card)).toBeGreaterThanOrEqual(4.5);
+    expect(luminance(colours.controls)).toBeLessThan(0.2);
+  });
 });
+
+/** "rgb(r, g, b)" / "rgba(...)" / "color(srgb r g b)" to 0-255 channels. */
+function channels(css: string): [number, number, number] {
+  const srgb = css.match(/color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)/);
+  if (srgb) return [Number(srgb[1]) * 255, Number(srgb[2]) * 255, Number(srgb[3]) * 255];
+  const rgb = css.match(/rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)/);
+  if (!rgb) throw new Error(`Unexpected colour ${css}`);
+  return [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])];
+}
+
+/** WCAG relative luminance. */
+function luminance(css: string): number {
+  const [r, g, b] = channels(css).map((c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
