@@ -166,6 +166,31 @@ describe('workflow editor layout and theme', () => {
     }
   });
 
+  e2e.test('a long workflow name is cut with an ellipsis: the badges never cover undo/redo or the publish switch', async () => {
+    const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
+    const page = await signedInPage(e2e, token);
+    await editorWithOneStep(page, 'Short');
+    await page.setViewportSize({ width: 1366, height: 850 });
+    const long = 'Quarterly revenue reconciliation '.repeat(16).trim();
+    await page.getByRole('button', { name: 'Rename Short' }).click();
+    const input = page.getByRole('textbox', { name: 'Workflow name' });
+    await input.fill(long);
+    await page.getByText('A name can have at most 200 characters.').waitFor();
+    await input.press('Enter');
+    const rename = page.getByRole('button', { name: `Rename ${long.slice(0, 200)}` });
+    await rename.waitFor();
+    expect(await rename.getAttribute('title')).toBe(long.slice(0, 200));
+    await page.getByText('Publish', { exact: true }).click();
+    await seeNotice(page, 'Published to the gallery.');
+
+    const box = async (name: string | RegExp) => (await page.getByText(name, { exact: true }).first().boundingBox())!;
+    const published = await box('Published');
+    const version = (await page.locator('[title="Version: grows with every change"]').boundingBox())!;
+    const undo = (await page.getByRole('button', { name: 'Undo', exact: true }).boundingBox())!;
+    // The badges end before the controls start; the name gave up the room.
+    expect(Math.max(published.x + published.width, version.x + version.width)).toBeLessThanOrEqual(undo.x);
+  });
+
   e2e.test('dark mode: step cards, zoom controls and minimap follow the theme', async () => {
     const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
     const page = await signedInPage(e2e, token);
