@@ -1,3 +1,6 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
 import { pathOf, seeNotice, signedInPage } from './support/ui';
@@ -123,3 +126,118 @@ describe('workflow builder', () => {
     120_000,
   );
 });
+
+/** Creates a workflow through the list's dialog and lands in its editor with one Import CSV step. */
+async function editorWithOneStep(page: Page, name: string): Promise<void> {
+  await page.goto('/workflows');
+  await page.getByRole('button', { name: 'New workflow' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create and open' }).click();
+  await page.waitForURL(/\/workflows\/[0-9a-f-]{36}$/);
+  await page.getByRole('button', { name: 'Add step Import CSV' }).click();
+  await page.getByTestId('step-node').first().waitFor();
+}
+
+describe('workflow editor layout and theme', () => {
+  e2e.test('the editor fills the screen exactly: no page scroll, toolbar and canvas controls in view', async () => {
+    const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
+    const page = await signedInPage(e2e, token);
+    await editorWithOneStep(page, 'Fits the screen');
+    for (const viewport of [
+      { width: 1366, height: 850 },
+      { width: 1920, height: 1080 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const tab of ['Steps', 'History']) {
+        await page.getByRole('tab', { name: tab }).click();
+        // The tab's content is on screen (the history is fetched when its tab opens).
+        await (tab === 'Steps' ? page.getByRole('button', { name: 'Add step Import CSV' }) : page.getByRole('list', { name: 'History' }).getByRole('listitem').first()).waitFor();
+        const sizes = await page.evaluate(() => {
+          const controls = document.querySelector('.react-flow__controls')!.getBoundingClientRect();
+          return { scrollHeight: document.scrollingElement!.scrollHeight, innerHeight: window.innerHeight, controlsBottom: controls.bottom, controlsTop: controls.top };
+        });
+        const undo = (await page.getByRole('button', { name: 'Undo', exact: true }).boundingBox())!;
+        const where = `${viewport.width}x${viewport.height} on ${tab}`;
+        expect({ where, fits: sizes.scrollHeight <= sizes.innerHeight }).toEqual({ where, fits: true });
+        expect({ where, controlsInView: sizes.controlsTop >= 0 && sizes.controlsBottom <= sizes.innerHeight }).toEqual({ where, controlsInView: true });
+        expect({ where, toolbarInView: undo.y >= 0 && undo.y + undo.height <= sizes.innerHeight }).toEqual({ where, toolbarInView: true });
+      }
+    }
+  });
+
+  e2e.test('a long workflow name is cut with an ellipsis: the badges never cover undo/redo or the publish switch', async () => {
+    const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
+    const page = await signedInPage(e2e, token);
+    await editorWithOneStep(page, 'Short');
+    await page.setViewportSize({ width: 1366, height: 850 });
+    const long = 'Quarterly revenue reconciliation '.repeat(16).trim();
+    await page.getByRole('button', { name: 'Rename Short' }).click();
+    const input = page.getByRole('textbox', { name: 'Workflow name' });
+    await input.fill(long);
+    await page.getByText('A name can have at most 200 characters.').waitFor();
+    await input.press('Enter');
+    const rename = page.getByRole('button', { name: `Rename ${long.slice(0, 200)}` });
+    await rename.waitFor();
+    expect(await rename.getAttribute('title')).toBe(long.slice(0, 200));
+    await page.getByText('Publish', { exact: true }).click();
+    await seeNotice(page, 'Published to the gallery.');
+
+    const box = async (name: string | RegExp) => (await page.getByText(name, { exact: true }).first().boundingBox())!;
+    const published = await box('Published');
+    const version = (await page.locator('[title="Version: grows with every change"]').boundingBox())!;
+    const undo = (await page.getByRole('button', { name: 'Undo', exact: true }).boundingBox())!;
+    // The badges end before the controls start; the name gave up the room.
+    expect(Math.max(published.x + published.width, version.x + version.width)).toBeLessThanOrEqual(undo.x);
+  });
+
+  e2e.test('dark mode: step cards, zoom controls and minimap follow the theme', async () => {
+    const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
+    const page = await signedInPage(e2e, token);
+    // The account's theme wins after sign-in (UserThemeSync); the browser keeps it as next-themes
+    // does, where public/theme-init.js reads it before the app loads.
+    const res = await fetch(`${e2e.baseUrl}/api/v1/users/me/settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ theme: 'dark' }),
+    });
+    expect(res.status).toBe(200);
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await editorWithOneStep(page, 'In the dark');
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    const canvas = page.getByRole('region', { name: 'Workflow canvas' });
+    await canvas.screenshot({ path: path.join(os.tmpdir(), `stepwise-canvas-dark-${process.pid}.png`) });
+
+    const colours = await page.evaluate(() => {
+      const node = document.querySelector('[data-testid="step-node"]')!;
+      const title = node.querySelector('p')!;
+      const button = document.querySelector('.react-flow__controls-button')!;
+      return { title: getComputedStyle(title).color, card: getComputedStyle(node).backgroundColor, controls: getComputedStyle(button).backgroundColor };
+    });
+    expect(contrast(colours.title, colours.card)).toBeGreaterThanOrEqual(4.5);
+    expect(luminance(colours.controls)).toBeLessThan(0.2);
+  });
+});
+
+/** "rgb(r, g, b)" / "rgba(...)" / "color(srgb r g b)" to 0-255 channels. */
+function channels(css: string): [number, number, number] {
+  const srgb = css.match(/color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)/);
+  if (srgb) return [Number(srgb[1]) * 255, Number(srgb[2]) * 255, Number(srgb[3]) * 255];
+  const rgb = css.match(/rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)/);
+  if (!rgb) throw new Error(`Unexpected colour ${css}`);
+  return [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])];
+}
+
+/** WCAG relative luminance. */
+function luminance(css: string): number {
+  const [r, g, b] = channels(css).map((c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}

@@ -11,7 +11,9 @@ import { UserMenu } from './UserMenu';
 export function AppShell({ children, fluid = false }: { children: ReactNode; /** Full width, no page padding: the workflow editor's canvas. */ fluid?: boolean }) {
   const intl = useIntl();
   return (
-    <Flex direction="column" minH="100dvh" bg="canvas">
+    // The editor (fluid) fills the screen exactly on wide screens: its panels scroll inside
+    // themselves, so the page never grows with the catalogue's list.
+    <Flex direction="column" minH="100dvh" h={fluid ? { lg: '100dvh' } : undefined} bg="canvas">
       <Box as="header" position="sticky" top="0" zIndex="sticky" bg="bg/80" backdropFilter="blur(10px)" borderBottomWidth="1px" borderColor="border.muted">
         <Container maxW="7xl">
           <Flex h="16" align="center" gap="3">

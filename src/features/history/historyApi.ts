@@ -2,6 +2,8 @@ import type { Static } from '@sinclair/typebox';
 import type { PageOf } from '../../../server/src/http/common.schemas';
 import type { CommitDetailOut, CommitOut } from '../../../server/src/modules/history/history.schemas';
 import type { WorkflowOut } from '../../../server/src/modules/workflows/workflows.schemas';
+import type { FetchArgs, FetchBaseQueryError, FetchBaseQueryMeta, QueryReturnValue } from '@reduxjs/toolkit/query';
+import type { AppDispatch } from '../../app/store';
 import { baseApi } from '../../services/baseApi';
 import { patchWorkflow } from '../workflows/cacheUpdates';
 import { ifMatch, noteVersion } from '../workflows/versioning';
@@ -20,21 +22,27 @@ const tags = (workflowId: string) => [
   { type: 'Workflow' as const, id: 'LIST' },
 ];
 
-async function replaceWorkflow(
-  workflowId: string,
-  dispatch: Parameters<typeof patchWorkflow>[0],
-  queryFulfilled: Promise<{ data: WorkflowOut }>,
-) {
-  try {
-    const { data } = await queryFulfilled;
-    noteVersion(workflowId, data.version);
-    patchWorkflow(dispatch, workflowId, (draft) => {
+type HistoryArgs = { workflowId: string };
+type MaybePromise<T> = T | PromiseLike<T>;
+type BaseQuery = (arg: string | FetchArgs) => MaybePromise<QueryReturnValue<unknown, FetchBaseQueryError, FetchBaseQueryMeta>>;
+
+/**
+ * Sends an undo / redo / restore and puts the answered workflow in the cache before the call
+ * counts as done, that is before its tags are invalidated: what refetches then (the selected
+ * step's variable fields) already sees a step the undo removed as gone, and asks nothing about it.
+ */
+function replacingWorkflow<A extends HistoryArgs>(request: (args: A) => string | FetchArgs) {
+  return async (args: A, api: { dispatch: AppDispatch }, _extra: unknown, baseQuery: BaseQuery) => {
+    const result = await baseQuery(request(args));
+    if (result.error) return { error: result.error, meta: result.meta };
+    const data = result.data as WorkflowOut;
+    noteVersion(args.workflowId, data.version);
+    patchWorkflow(api.dispatch, args.workflowId, (draft) => {
       const { message: _m, warnings: _w, modal: _x, ...workflow } = data;
       Object.assign(draft, workflow);
     });
-  } catch {
-    // Shown by the notices.
-  }
+    return { data, meta: result.meta };
+  };
 }
 
 export const historyApi = baseApi.injectEndpoints({
@@ -47,19 +55,16 @@ export const historyApi = baseApi.injectEndpoints({
       query: (id) => `/workflow-history/commits/${id}`,
     }),
     undo: build.mutation<WorkflowOut, { workflowId: string; version?: number }>({
-      query: ({ workflowId, version }) => ({ url: '/workflow-history/undo', method: 'POST', body: { workflow_id: workflowId, ...(version ? { version } : {}) } }),
+      queryFn: replacingWorkflow(({ workflowId, version }) => ({ url: '/workflow-history/undo', method: 'POST', body: { workflow_id: workflowId, ...(version ? { version } : {}) } })),
       invalidatesTags: (_r, _e, { workflowId }) => tags(workflowId),
-      onQueryStarted: ({ workflowId }, { dispatch, queryFulfilled }) => replaceWorkflow(workflowId, dispatch, queryFulfilled),
     }),
     redo: build.mutation<WorkflowOut, { workflowId: string; version?: number }>({
-      query: ({ workflowId, version }) => ({ url: '/workflow-history/redo', method: 'POST', body: { workflow_id: workflowId, ...(version ? { version } : {}) } }),
+      queryFn: replacingWorkflow(({ workflowId, version }) => ({ url: '/workflow-history/redo', method: 'POST', body: { workflow_id: workflowId, ...(version ? { version } : {}) } })),
       invalidatesTags: (_r, _e, { workflowId }) => tags(workflowId),
-      onQueryStarted: ({ workflowId }, { dispatch, queryFulfilled }) => replaceWorkflow(workflowId, dispatch, queryFulfilled),
     }),
     restoreCommit: build.mutation<WorkflowOut, { workflowId: string; commitId: string; version?: number }>({
-      query: ({ commitId, version }) => ({ url: `/workflow-history/restore/${commitId}`, method: 'POST', headers: ifMatch(version) }),
+      queryFn: replacingWorkflow<{ workflowId: string; commitId: string; version?: number }>(({ commitId, version }) => ({ url: `/workflow-history/restore/${commitId}`, method: 'POST', headers: ifMatch(version) })),
       invalidatesTags: (_r, _e, { workflowId }) => tags(workflowId),
-      onQueryStarted: ({ workflowId }, { dispatch, queryFulfilled }) => replaceWorkflow(workflowId, dispatch, queryFulfilled),
     }),
   }),
 });

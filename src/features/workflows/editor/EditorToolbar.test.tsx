@@ -59,4 +59,25 @@ describe('the editor toolbar', () => {
     await user.click(await screen.findByRole('checkbox', { name: 'Publish' }));
     expect(await screen.findByText('This workflow changed since you loaded it.')).toBeInTheDocument();
   });
+
+  it('shows a long name whole in a tooltip and says the 200-character limit while typing', async () => {
+    const long = 'Quarterly revenue reconciliation '.repeat(16).trim(); // 527 characters
+    expect(long.length).toBe(527);
+    server.use(http.get(api('/workflows/w-1'), () => HttpResponse.json({ ...workflow, name: long.slice(0, 200), visibility: 'published' })));
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    const rename = await screen.findByRole('button', { name: `Rename ${long.slice(0, 200)}` });
+    // Truncated on screen, whole on hover; the button may shrink so the badges keep their place.
+    expect(rename).toHaveAttribute('title', long.slice(0, 200));
+
+    await user.click(rename);
+    const input = screen.getByRole('textbox', { name: 'Workflow name' });
+    await user.clear(input);
+    await user.type(input, 'Sales');
+    expect(input).toHaveAccessibleDescription('5/200');
+    await user.clear(input);
+    await user.click(input);
+    await user.paste(long);
+    expect(input).toHaveValue(long.slice(0, 200));
+    expect(input).toHaveAccessibleDescription('A name can have at most 200 characters.');
+  });
 });

@@ -12,6 +12,8 @@ import { usePublishWorkflowMutation, useUpdateWorkflowMutation } from '../workfl
 import { WorkflowDetailsDialog } from './WorkflowDetailsDialog';
 import type { VersionedWrite as Write } from '../versioning';
 
+/** The server's limit on a workflow's name (workflows.schemas). */
+export const NAME_MAX_LENGTH = 200;
 
 /** The workflow's name (click to rename), undo/redo, publish and clone. */
 export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; write: Write }) {
@@ -58,25 +60,41 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
       {/* On a phone the name keeps its own row; the controls wrap below it. */}
       <Box flex="1" minW={{ base: 'calc(100% - 3rem)', md: '0' }}>
         {editingName ? (
-          <Input
-            size="sm"
-            fontWeight="semibold"
-            fontSize="md"
-            maxW="md"
-            value={name}
-            maxLength={200}
-            autoFocus
-            aria-label={t('editor.name')}
-            onChange={(e) => setName(e.target.value)}
-            onBlur={saveName}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') saveName();
-              if (e.key === 'Escape') {
-                setName(workflow.name);
-                setEditingName(false);
-              }
-            }}
-          />
+          <HStack gap="2" minW="0">
+            <Input
+              size="sm"
+              fontWeight="semibold"
+              fontSize="md"
+              maxW="md"
+              value={name}
+              maxLength={NAME_MAX_LENGTH}
+              autoFocus
+              aria-label={t('editor.name')}
+              aria-describedby="workflow-name-limit"
+              onChange={(e) => setName(e.target.value)}
+              onBlur={saveName}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') saveName();
+                if (e.key === 'Escape') {
+                  setName(workflow.name);
+                  setEditingName(false);
+                }
+              }}
+            />
+            {/* The limit is said while typing: a paste longer than it is cut by maxLength, visibly. */}
+            <Text
+              id="workflow-name-limit"
+              textStyle="xs"
+              flexShrink="0"
+              color={name.length >= NAME_MAX_LENGTH ? 'fg.error' : 'fg.muted'}
+              aria-live="polite"
+              data-testid="workflow-name-limit"
+            >
+              {name.length >= NAME_MAX_LENGTH
+                ? intl.formatMessage({ id: 'editor.nameLimitReached' }, { max: NAME_MAX_LENGTH })
+                : intl.formatMessage({ id: 'editor.nameCounter' }, { count: name.length, max: NAME_MAX_LENGTH })}
+            </Text>
+          </HStack>
         ) : (
           <HStack gap="2" minW="0">
             <Button
@@ -86,6 +104,9 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
               fontWeight="semibold"
               fontSize="md"
               maxW="full"
+              minW="0"
+              flexShrink="1"
+              title={workflow.name}
               onClick={() => {
                 setName(workflow.name);
                 setEditingName(true);
@@ -98,11 +119,11 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
               </Text>
               <LuPencil aria-hidden opacity={0.5} />
             </Button>
-            <Badge variant="subtle" size="sm" display={{ base: 'none', md: 'inline-flex' }} title={t('editor.versionHint')}>
+            <Badge variant="subtle" size="sm" flexShrink="0" display={{ base: 'none', md: 'inline-flex' }} title={t('editor.versionHint')}>
               v{workflow.version}
             </Badge>
             {published && (
-              <Badge colorPalette="green" variant="subtle" size="sm" display={{ base: 'none', md: 'inline-flex' }}>
+              <Badge colorPalette="green" variant="subtle" size="sm" flexShrink="0" display={{ base: 'none', md: 'inline-flex' }}>
                 <LuGlobe aria-hidden />
                 {t('workflows.published')}
               </Badge>

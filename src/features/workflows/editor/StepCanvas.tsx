@@ -14,6 +14,7 @@ import {
   type XYPosition,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { useTheme } from 'next-themes';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useIntl } from 'react-intl';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
@@ -40,6 +41,30 @@ const DELETE_KEYS = ['Backspace', 'Delete'];
 const fitViewOptions = { padding: 0.3, maxZoom: 1.1 };
 const proOptions = { hideAttribution: true };
 
+/** React Flow's own colours (zoom controls, minimap, edges, dots) taken from the Chakra theme's
+ *  semantic tokens, declared outside .react-flow so they resolve in the page's colour mode. */
+const canvasColours = {
+  '--xy-background-color': 'transparent',
+  '--xy-node-color': 'var(--chakra-colors-fg)',
+  '--xy-background-pattern-color': 'var(--chakra-colors-border-emphasized)',
+  '--xy-edge-stroke': 'var(--chakra-colors-fg-subtle)',
+  '--xy-edge-stroke-selected': 'var(--chakra-colors-brand-solid)',
+  '--xy-connectionline-stroke': 'var(--chakra-colors-brand-solid)',
+  '--xy-handle-background-color': 'var(--chakra-colors-fg-muted)',
+  '--xy-handle-border-color': 'var(--chakra-colors-bg-panel)',
+  '--xy-controls-button-background-color': 'var(--chakra-colors-bg-panel)',
+  '--xy-controls-button-background-color-hover': 'var(--chakra-colors-bg-muted)',
+  '--xy-controls-button-color': 'var(--chakra-colors-fg)',
+  '--xy-controls-button-color-hover': 'var(--chakra-colors-fg)',
+  '--xy-controls-button-border-color': 'var(--chakra-colors-border)',
+  '--xy-minimap-background-color': 'var(--chakra-colors-bg-panel)',
+  '--xy-minimap-mask-background-color': 'color-mix(in srgb, var(--chakra-colors-bg-muted) 70%, transparent)',
+  '--xy-minimap-node-background-color': 'var(--chakra-colors-bg-emphasized)',
+  '--xy-minimap-node-stroke-color': 'var(--chakra-colors-border)',
+  '--xy-selection-background-color': 'color-mix(in srgb, var(--chakra-colors-brand-solid) 10%, transparent)',
+  '--xy-selection-border': '1px dotted var(--chakra-colors-brand-solid)',
+};
+
 /**
  * The step graph. Nodes and edges come from the server's workflow; ReactFlow keeps only what is
  * purely local (measured sizes, a drag in progress). Deleting, connecting and moving are reported
@@ -47,6 +72,10 @@ const proOptions = { hideAttribution: true };
  */
 export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep }: StepCanvasProps) {
   const intl = useIntl();
+  // React Flow marks its root "light" or "dark"; Chakra's tokens follow that class, so it must be
+  // the page's mode (a "light" root inside a dark page made the cards white under white titles).
+  const { resolvedTheme } = useTheme();
+  const colorMode = resolvedTheme === 'dark' ? 'dark' : 'light';
   const { screenToFlowPosition } = useReactFlow();
   const cache = useRef<NodeCache>(new Map());
   const mergedFrom = useRef(new WeakMap<StepFlowNode, StepFlowNode>());
@@ -109,11 +138,12 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
   );
 
   return (
-    <Box h="full" w="full" onDragOver={onDragOver} onDrop={onDrop} aria-label={intl.formatMessage({ id: 'editor.canvas' })} role="region">
+    <Box h="full" w="full" css={canvasColours} onDragOver={onDragOver} onDrop={onDrop} aria-label={intl.formatMessage({ id: 'editor.canvas' })} role="region">
       <ReactFlow<StepFlowNode>
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        colorMode={colorMode}
         onNodesChange={onNodesChange}
         onSelectionChange={onSelectionChange}
         onBeforeDelete={onBeforeDelete}

@@ -19,6 +19,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       colorPalette={look.palette}
       w="56"
       bg="bg.panel"
+      color="fg"
       rounded="xl"
       borderWidth="1px"
       borderColor={selected ? 'brand.solid' : data.missing.length ? 'orange.emphasized' : 'border'}

@@ -54,6 +54,16 @@ export function WorkflowEditorPage() {
   const selectedRef = useRef(selectedIds);
   selectedRef.current = selectedIds;
 
+  // A selected step that is gone (undone, restored away, deleted elsewhere) is let go of, so a
+  // redo does not bring it back selected and nothing is asked about it.
+  useEffect(() => {
+    if (!workflow) return;
+    setSelectedIds((prev) => {
+      const kept = prev.filter((id) => workflow.steps.some((s) => s.id === id));
+      return kept.length === prev.length ? prev : kept;
+    });
+  }, [workflow]);
+
   const onSelect = useCallback((ids: string[]) => setSelectedIds((prev) => (sameIds(prev, ids) ? prev : ids)), []);
 
   const addStep = useCallback(
