@@ -2,6 +2,7 @@ import { Suspense, useEffect } from 'react';
 import { initializeAuth } from '../features/auth/authThunks';
 import { LazyNoticeModal } from '../features/notices/LazyNoticeModal';
 import { Toaster } from '../features/notices/Toaster';
+import { UserLocaleSync } from '../features/users/UserLocaleSync';
 import { UserThemeSync } from '../features/users/UserThemeSync';
 import { I18nProvider } from '../i18n/I18nProvider';
 import { AppRoutes } from './AppRoutes';
@@ -22,6 +23,7 @@ export function App() {
       <I18nProvider>
         <NavigationBinder />
         <UserThemeSync />
+        <UserLocaleSync />
         <AppRoutes />
         <Toaster />
         <LazyNoticeModal />
