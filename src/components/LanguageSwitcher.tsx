@@ -2,7 +2,7 @@ import { Button, type ButtonProps } from '@chakra-ui/react';
 import { LuLanguages } from 'react-icons/lu';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { userUpdated, selectUser } from '../features/auth/authSlice';
-import { useUpdateSettingsMutation } from '../features/users/usersApi';
+import { useSaveLanguageMutation } from '../features/users/usersApi';
 import { useLocale, useSwitchLocale } from '../i18n/useLocale';
 import type { AppLocale } from '../i18n/locales';
 
@@ -14,14 +14,14 @@ export function LanguageSwitcher(props: ButtonProps) {
   const switchLocale = useSwitchLocale();
   const signedIn = useAppSelector(selectUser) !== null;
   const dispatch = useAppDispatch();
-  const [updateSettings] = useUpdateSettingsMutation();
+  const [saveLanguage] = useSaveLanguageMutation();
   const target: AppLocale = locale === 'cn' ? 'en' : 'cn';
 
   const onClick = () => {
     switchLocale(target);
     if (!signedIn) return;
     // A failure was already shown by the notices middleware; the page stays switched.
-    void updateSettings({ locale: target })
+    void saveLanguage(target)
       .unwrap()
       .then((saved) => dispatch(userUpdated({ locale: saved.locale })))
       .catch(() => undefined);
