@@ -5,6 +5,7 @@ import { Toaster } from '../features/notices/Toaster';
 import { UserLocaleSync } from '../features/users/UserLocaleSync';
 import { UserThemeSync } from '../features/users/UserThemeSync';
 import { I18nProvider } from '../i18n/I18nProvider';
+import { LocaleDataRefresh } from '../i18n/LocaleDataRefresh';
 import { AppRoutes } from './AppRoutes';
 import { useAppDispatch } from './hooks';
 import { NavigationBinder } from './NavigationBinder';
@@ -24,6 +25,7 @@ export function App() {
         <NavigationBinder />
         <UserThemeSync />
         <UserLocaleSync />
+        <LocaleDataRefresh />
         <AppRoutes />
         <Toaster />
         <LazyNoticeModal />
