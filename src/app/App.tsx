@@ -2,8 +2,10 @@ import { Suspense, useEffect } from 'react';
 import { initializeAuth } from '../features/auth/authThunks';
 import { LazyNoticeModal } from '../features/notices/LazyNoticeModal';
 import { Toaster } from '../features/notices/Toaster';
+import { UserLocaleSync } from '../features/users/UserLocaleSync';
 import { UserThemeSync } from '../features/users/UserThemeSync';
 import { I18nProvider } from '../i18n/I18nProvider';
+import { LocaleDataRefresh } from '../i18n/LocaleDataRefresh';
 import { AppRoutes } from './AppRoutes';
 import { useAppDispatch } from './hooks';
 import { NavigationBinder } from './NavigationBinder';
@@ -22,6 +24,8 @@ export function App() {
       <I18nProvider>
         <NavigationBinder />
         <UserThemeSync />
+        <UserLocaleSync />
+        <LocaleDataRefresh />
         <AppRoutes />
         <Toaster />
         <LazyNoticeModal />

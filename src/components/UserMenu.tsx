@@ -6,6 +6,7 @@ import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { selectUser } from '../features/auth/authSlice';
 import { logout } from '../features/auth/authThunks';
 import { useLocalePath } from '../i18n/useLocale';
+import { initials } from './initials';
 
 /** The signed-in user's menu: who they are, their settings, and "Sign out". */
 export function UserMenu() {
@@ -33,7 +34,7 @@ export function UserMenu() {
       <Menu.Trigger asChild>
         <Button variant="ghost" size="sm" px="1.5" aria-label={intl.formatMessage({ id: 'nav.accountMenu' })}>
           <Avatar.Root size="xs" colorPalette="brand">
-            <Avatar.Fallback name={user.name} />
+            <Avatar.Fallback>{initials(user.name)}</Avatar.Fallback>
           </Avatar.Root>
           <Text as="span" display={{ base: 'none', md: 'inline' }} maxW="40" truncate>
             {user.name}

@@ -6,6 +6,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { usePageTitle } from '../../app/usePageTitle';
 import { useDebouncedValue } from '../../components/useDebouncedValue';
+import { initials } from '../../components/initials';
 import { LocaleLink } from '../../i18n/LocaleLink';
 import { useLocalePath } from '../../i18n/useLocale';
 import { selectAuth } from '../auth/authSlice';
@@ -36,7 +37,7 @@ const GalleryCard = memo(function GalleryCard({
         </Card.Title>
         <HStack gap="2">
           <Avatar.Root size="2xs" colorPalette="brand">
-            <Avatar.Fallback name={workflow.author_name} />
+            <Avatar.Fallback>{initials(workflow.author_name)}</Avatar.Fallback>
           </Avatar.Root>
           <Text textStyle="sm" color="fg.muted" truncate>
             <FormattedMessage id="gallery.by" values={{ author: workflow.author_name }} />

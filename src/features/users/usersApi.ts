@@ -1,5 +1,6 @@
 import type {
   BetaStatusOut,
+  Locale,
   SettingsOut,
   SettingsPatchIn,
   UserOut,
@@ -22,10 +23,17 @@ export const usersApi = baseApi.injectEndpoints({
       query: (body) => ({ url: '/users/me/settings', method: 'PATCH', body }),
       invalidatesTags: ['Settings', 'User'],
     }),
+    /** The header's language switcher: saved quietly (the page has already changed language, and
+     *  the server's "Settings saved." would come in the language being left). */
+    saveLanguage: build.mutation<Omit<SettingsOut, 'message'>, Locale>({
+      query: (locale) => ({ url: '/users/me/settings', method: 'PATCH', body: { locale } }),
+      transformResponse: ({ message: _message, ...settings }: SettingsOut) => settings,
+      invalidatesTags: ['Settings', 'User'],
+    }),
     getBetaStatus: build.query<BetaStatusOut, void>({
       query: () => '/users/me/beta-status',
     }),
   }),
 });
 
-export const { useGetMeQuery, useGetSettingsQuery, useUpdateSettingsMutation, useGetBetaStatusQuery } = usersApi;
+export const { useGetMeQuery, useGetSettingsQuery, useUpdateSettingsMutation, useSaveLanguageMutation, useGetBetaStatusQuery } = usersApi;

@@ -27,7 +27,7 @@ const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/', { schema: { tags, summary: 'Add a step of a catalogue type', body: StepCreateIn, response: { 201: StepWithVersionOut } } }, async (req, reply) => {
     const { workflow_id, ...input } = req.body;
-    return answer(reply, await steps.create({ workflowId: workflow_id, userId: currentUser(req).id, expectedVersion: versionOf(req) }, input), 201);
+    return answer(reply, await steps.create({ workflowId: workflow_id, userId: currentUser(req).id, expectedVersion: versionOf(req) }, input, req.language), 201);
   });
 
   app.post(
@@ -38,6 +38,7 @@ const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const result = await steps.create(
         { workflowId: q.workflow_id, userId: currentUser(req).id, expectedVersion: versionOf(req) },
         { step_type: q.step_info_id, name: q.name, after_step_id: q.after_step_id, position: q.x !== undefined && q.y !== undefined ? { x: q.x, y: q.y } : undefined },
+        req.language,
       );
       return answer(reply, result, 201);
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { getStepType } from '../../engine/step-types';
+import type { Language } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
 import type { EditContext } from '../workflows/workflow-editor';
 import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
@@ -47,20 +48,22 @@ export class StepsService {
     return { step: toStepOut(workflowId, findStep(snapshot, stepId)), workflowVersion: workflow.version };
   }
 
-  /** A new step of a catalogue type; params start from the type's defaults. */
-  async create(ctx: EditContext, input: Omit<StepCreateIn, 'workflow_id'> & { after_step_id?: string }): Promise<StepResult> {
+  /** A new step of a catalogue type; params start from the type's defaults. Unless given a name,
+   *  it is named after its type in the caller's language ("排序" for a Chinese interface). */
+  async create(ctx: EditContext, input: Omit<StepCreateIn, 'workflow_id'> & { after_step_id?: string }, language: Language = 'en'): Promise<StepResult> {
     const type = stepTypeOrFail(input.step_type);
     const params = { ...defaultsOf(type), ...(input.param_inputs ?? {}) };
     // Type-checked, not yet complete: a step is added first and filled in after (the run checks
     // required params).
     checkParams(type, params, 'merge');
+    const typeName = (language === 'zh-CN' ? type.i18n?.['zh-CN']?.name : undefined) ?? type.name;
     await checkFileParams(this.db, ctx.userId, type, params);
     const { workflow, result } = await this.editor.edit(ctx, (step: StepState) => ({ key: 'server.history.msg.stepAdded', values: { name: step.name } }), (draft) => {
       const after = input.after_step_id ? findStep(draft, input.after_step_id) : undefined;
       const step: StepState = {
         id: randomUUID(),
         step_type: type.id,
-        name: input.name?.trim() ?? uniqueStepName(draft, type.name),
+        name: input.name?.trim() ?? uniqueStepName(draft, typeName),
         param_inputs: params,
         inputs: input.inputs ?? (after && type.inputs.max !== 0 ? [after.id] : []),
         position: input.position ?? nextPosition(draft, after),

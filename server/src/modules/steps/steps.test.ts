@@ -23,6 +23,19 @@ describe('steps', () => {
     expect(listed.map((s: { id: string }) => s.id)).toEqual([first.id, second.id]);
   });
 
+  it("names a new step after its type in the caller's language", async () => {
+    const user = await signedInUser(t.app);
+    const chinese = workflowClient(t.app, user.auth);
+    const wf = await chinese.createWorkflow();
+    const headers = { ...user.auth, 'accept-language': 'zh-CN' };
+    const first = await t.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers, payload: { workflow_id: wf.id, step_type: 'sort' } });
+    expect(first.json()).toMatchObject({ name: '排序' });
+    const second = await t.app.inject({ method: 'POST', url: `/api/v1/workflow-steps/from-template?workflow_id=${wf.id}&step_info_id=sort`, headers });
+    expect(second.json()).toMatchObject({ name: '排序 2' });
+    const english = await t.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: user.auth, payload: { workflow_id: wf.id, step_type: 'sort' } });
+    expect(english.json()).toMatchObject({ name: 'Sort rows' });
+  });
+
   it('refuses an unknown step type and a badly typed param, pointing at them', async () => {
     const wf = await api.createWorkflow();
     const unknown = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'teleport' });

@@ -83,7 +83,7 @@ const workflowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/:id/info',
     { schema: { tags, summary: 'Step count, last run, datasets, estimated cost', params: IdParams, response: { 200: WorkflowInfoOut } } },
-    async (req) => workflows.info(currentUser(req).id, req.params.id),
+    async (req) => workflows.info(currentUser(req).id, req.params.id, req.language),
   );
 };
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/database';
 import { getStepType } from '../../engine/step-types';
+import type { Language } from '../../i18n/messages';
 import { conflict, notFound } from '../../lib/errors';
 import { CommitsRepository } from './commits.repository';
 import { WorkflowEditor, type CommitMessage, type EditContext } from './workflow-editor';
@@ -163,7 +164,8 @@ export class WorkflowsService {
     return { items, total, page: query.page, page_size: query.page_size };
   }
 
-  async info(userId: string, id: string): Promise<WorkflowInfoOut> {
+  /** Counts and an estimated cost; the cost notes are in the caller's language. */
+  async info(userId: string, id: string, language: Language = 'en'): Promise<WorkflowInfoOut> {
     const row = await this.owned(userId, id);
     const snapshot = await this.repo.loadSnapshot(row);
     const byCategory: Record<string, number> = {};
@@ -176,7 +178,8 @@ export class WorkflowsService {
       byCategory[type.category] = (byCategory[type.category] ?? 0) + 1;
       if (type.cost.per === 'run') perRun += type.cost.credits;
       else perRecord += type.cost.credits;
-      if (type.cost.note) notes.add(type.cost.note);
+      const note = (language === 'zh-CN' ? type.i18n?.['zh-CN']?.cost_note : undefined) ?? type.cost.note;
+      if (note) notes.add(note);
     }
     return {
       id: row.id,

@@ -180,6 +180,10 @@ describe('workflows', () => {
     expect(info).toMatchObject({ id: workflow.id, step_count: 3, variable_count: 0, last_run: null, datasets: [] });
     expect(info.steps_by_category).toEqual({ source: 1, transform: 1, enrich: 1 });
     expect(info.estimated_cost.credits_per_record).toBeGreaterThan(0);
+    expect(info.estimated_cost.notes).toContain('Free.');
+    const chinese = (await t.app.inject({ url: `/api/v1/workflows/${workflow.id}/info`, headers: { ...alice.auth, 'accept-language': 'zh-CN' } })).json();
+    expect(chinese.estimated_cost.notes).toContain('免费。');
+    expect(chinese.estimated_cost.notes).not.toContain('Free.');
   });
 
   describe('publishing and the gallery', () => {

@@ -20,6 +20,7 @@ import { useIntl } from 'react-intl';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import { deriveEdges, deriveNodes, type NodeCache, type StepFlowNode } from './graph';
+import { useCanvasAriaLabels } from './canvasAriaLabels';
 import { nodeTypes } from './StepNode';
 
 /** What the catalogue puts on a drag so the canvas knows which step type was dropped. */
@@ -81,6 +82,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
   const mergedFrom = useRef(new WeakMap<StepFlowNode, StepFlowNode>());
   const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current), [steps, catalogue, selected]);
   const edges = useMemo(() => deriveEdges(steps), [steps]);
+  const ariaLabelConfig = useCanvasAriaLabels();
   const [nodes, setNodes] = useState<StepFlowNode[]>(base);
 
   useEffect(() => {
@@ -155,6 +157,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
         fitViewOptions={fitViewOptions}
         minZoom={0.1}
         proOptions={proOptions}
+        ariaLabelConfig={ariaLabelConfig}
         defaultEdgeOptions={{ animated: false, style: { strokeWidth: 2 } }}
         onlyRenderVisibleElements={steps.length > 80}
       >
