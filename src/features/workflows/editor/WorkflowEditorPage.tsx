@@ -18,6 +18,7 @@ import { patchWorkflow } from '../cacheUpdates';
 import { useGetWorkflowQuery } from '../workflowsApi';
 import { EditorToolbar } from './EditorToolbar';
 import { inputsAfterConnect } from './graph';
+import { freeSpot } from './layout';
 import { StepCanvas } from './StepCanvas';
 import { useWorkflowWrites } from './useWorkflowWrites';
 
@@ -68,15 +69,18 @@ export function WorkflowEditorPage() {
 
   const addStep = useCallback(
     async (stepInfoId: string, position?: XYPosition) => {
-      const after = !position && selectedRef.current.length === 1 ? selectedRef.current[0] : undefined;
-      let at = position;
-      if (!at && !after) {
-        const steps = stepsRef.current;
+      const steps = stepsRef.current;
+      const after = !position && selectedRef.current.length === 1 ? steps.find((s) => s.id === selectedRef.current[0]) : undefined;
+      let wanted = position;
+      if (!wanted && after) wanted = { x: after.position.x, y: after.position.y + 140 };
+      if (!wanted) {
         const lowest = steps.reduce<XYPosition | null>((low, s) => (!low || s.position.y > low.y ? s.position : low), null);
-        at = lowest ? { x: lowest.x, y: lowest.y + 140 } : { x: 0, y: 0 };
+        wanted = lowest ? { x: lowest.x, y: lowest.y + 140 } : { x: 0, y: 0 };
       }
+      // Never on top of another step (inserted mid-chain, the spot below is the next step's).
+      const at = freeSpot(steps, wanted);
       const result = await write((version) =>
-        addFromTemplate({ workflow_id: workflowId, step_info_id: stepInfoId, version, ...(after ? { after_step_id: after } : {}), ...(at ? { x: Math.round(at.x), y: Math.round(at.y) } : {}) }),
+        addFromTemplate({ workflow_id: workflowId, step_info_id: stepInfoId, version, ...(after ? { after_step_id: after.id } : {}), x: at.x, y: at.y }),
       );
       if ('data' in result && result.data) setSelectedIds([result.data.id]);
     },
