@@ -11,7 +11,7 @@ import { overlaps } from './layout';
 // "Add after the selected step" in the middle of a chain: the new step goes between the selected
 // step and the next one (the server rewires), and is placed where no other step is.
 
-const info = (id: string, name: string, category: string, min: number, max: number | null): StepInfoOut => ({
+const info = (id: string, name: string, category: StepInfoOut['category'], min: number, max: number | null): StepInfoOut => ({
   id,
   name,
   description: name,
