@@ -1,10 +1,11 @@
-import { Box } from '@chakra-ui/react';
+import { Box, Button } from '@chakra-ui/react';
 import {
   applyNodeChanges,
   Background,
   BackgroundVariant,
   Controls,
   MiniMap,
+  Panel,
   ReactFlow,
   useReactFlow,
   type Connection,
@@ -16,6 +17,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useTheme } from 'next-themes';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { LuWandSparkles } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
@@ -35,6 +37,8 @@ interface StepCanvasProps {
   onRemoveSteps: (ids: string[]) => void;
   onMoved: (moves: { id: string; position: XYPosition }[]) => void;
   onDropStep: (stepInfoId: string, position: XYPosition) => void;
+  /** Lay the whole graph out again (layered, nothing overlapping) and save the new places. */
+  onTidy: () => void;
 }
 
 const DELETE_KEYS = ['Backspace', 'Delete'];
@@ -70,7 +74,7 @@ const canvasColours = {
  * purely local (measured sizes, a drag in progress). Deleting, connecting and moving are reported
  * up and done by the server; the canvas then follows the refreshed workflow.
  */
-export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep }: StepCanvasProps) {
+export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep, onTidy }: StepCanvasProps) {
   const intl = useIntl();
   // React Flow marks its root "light" or "dark"; Chakra's tokens follow that class, so it must be
   // the page's mode (a "light" root inside a dark page made the cards white under white titles).
@@ -160,6 +164,14 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} />
         <Controls showInteractive={false} position="bottom-left" />
+        {steps.length > 1 && (
+          <Panel position="top-right">
+            <Button size="xs" variant="outline" bg="bg.panel" shadow="sm" onClick={onTidy} title={intl.formatMessage({ id: 'editor.tidy.hint' })}>
+              <LuWandSparkles aria-hidden />
+              {intl.formatMessage({ id: 'editor.tidy' })}
+            </Button>
+          </Panel>
+        )}
         {steps.length > 6 && <MiniMap pannable zoomable position="bottom-right" />}
       </ReactFlow>
     </Box>

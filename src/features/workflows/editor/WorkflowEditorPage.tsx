@@ -18,7 +18,7 @@ import { patchWorkflow } from '../cacheUpdates';
 import { useGetWorkflowQuery } from '../workflowsApi';
 import { EditorToolbar } from './EditorToolbar';
 import { inputsAfterConnect } from './graph';
-import { freeSpot } from './layout';
+import { freeSpot, tidyMoves } from './layout';
 import { StepCanvas } from './StepCanvas';
 import { useWorkflowWrites } from './useWorkflowWrites';
 
@@ -144,6 +144,12 @@ export function WorkflowEditorPage() {
     [dispatch, flushMoves, workflowId],
   );
 
+  // Tidy up: every step the layered layout moves is moved like a drag (shown at once, then saved).
+  const onTidy = useCallback(() => {
+    const moves = tidyMoves(stepsRef.current);
+    if (moves.length) onMoved(moves);
+  }, [onMoved]);
+
   useEffect(
     () => () => {
       clearTimeout(moveTimer.current);
@@ -240,6 +246,7 @@ export function WorkflowEditorPage() {
               onRemoveSteps={onRemoveSteps}
               onMoved={onMoved}
               onDropStep={addStep}
+              onTidy={onTidy}
             />
           </ReactFlowProvider>
           {workflow.steps.length === 0 && (
