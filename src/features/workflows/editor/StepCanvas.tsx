@@ -10,6 +10,7 @@ import {
   useReactFlow,
   type Connection,
   type Edge,
+  type EdgeChange,
   type NodeChange,
   type OnSelectionChangeParams,
   type XYPosition,
@@ -17,7 +18,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useTheme } from 'next-themes';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { LuWandSparkles } from 'react-icons/lu';
+import { LuTrash2, LuWandSparkles } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
@@ -84,7 +85,10 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
   const cache = useRef<NodeCache>(new Map());
   const mergedFrom = useRef(new WeakMap<StepFlowNode, StepFlowNode>());
   const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current), [steps, catalogue, selected]);
-  const edges = useMemo(() => deriveEdges(steps), [steps]);
+  // Which connections are selected is purely local; deleting one is reported up (onRemoveEdges).
+  const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(new Set());
+  const edges = useMemo(() => deriveEdges(steps).map((e) => (selectedEdges.has(e.id) ? { ...e, selected: true } : e)), [steps, selectedEdges]);
+  const pickedEdges = useMemo(() => edges.filter((e) => e.selected), [edges]);
   const [nodes, setNodes] = useState<StepFlowNode[]>(base);
 
   useEffect(() => {
@@ -106,12 +110,33 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
     setNodes((current) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), current));
   }, []);
 
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    setSelectedEdges((current) => {
+      const next = new Set(current);
+      for (const c of changes) {
+        if (c.type === 'select') {
+          if (c.selected) next.add(c.id);
+          else next.delete(c.id);
+        } else if (c.type === 'remove') next.delete(c.id);
+      }
+      return next.size === current.size && [...next].every((id) => current.has(id)) ? current : next;
+    });
+  }, []);
+
+  const removePickedEdges = useCallback(() => {
+    onRemoveEdges(pickedEdges);
+    setSelectedEdges(new Set());
+  }, [onRemoveEdges, pickedEdges]);
+
   const onSelectionChange = useCallback(({ nodes: picked }: OnSelectionChangeParams) => onSelect(picked.map((n) => n.id)), [onSelect]);
 
   const onBeforeDelete = useCallback(
     async ({ nodes: gone, edges: cut }: { nodes: StepFlowNode[]; edges: Edge[] }) => {
       if (gone.length > 0) onRemoveSteps(gone.map((n) => n.id));
-      else if (cut.length > 0) onRemoveEdges(cut);
+      else if (cut.length > 0) {
+        onRemoveEdges(cut);
+        setSelectedEdges(new Set());
+      }
       return false;
     },
     [onRemoveEdges, onRemoveSteps],
@@ -149,6 +174,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
         nodeTypes={nodeTypes}
         colorMode={colorMode}
         onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
         onSelectionChange={onSelectionChange}
         onBeforeDelete={onBeforeDelete}
         onConnect={handleConnect}
@@ -164,6 +190,14 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} />
         <Controls showInteractive={false} position="bottom-left" />
+        {pickedEdges.length > 0 && (
+          <Panel position="top-center">
+            <Button size="xs" colorPalette="red" variant="subtle" shadow="sm" rounded="full" onClick={removePickedEdges} title={intl.formatMessage({ id: 'editor.edge.deleteHint' })}>
+              <LuTrash2 aria-hidden />
+              {intl.formatMessage({ id: 'editor.edge.delete' }, { count: pickedEdges.length })}
+            </Button>
+          </Panel>
+        )}
         {steps.length > 1 && (
           <Panel position="top-right">
             <Button size="xs" variant="outline" bg="bg.panel" shadow="sm" onClick={onTidy} title={intl.formatMessage({ id: 'editor.tidy.hint' })}>
