@@ -1,4 +1,4 @@
-import { Button, Dialog, Kbd, Portal, Table } from '@chakra-ui/react';
+import { Badge, Button, Dialog, Portal, Table } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { isTypingTarget } from '../../history/UndoRedoControls';
@@ -48,7 +48,7 @@ export function ShortcutSheet() {
                         {s.keys.map((k, i) => (
                           <span key={k}>
                             {i > 0 && ' + '}
-                            <Kbd size="sm">{k}</Kbd>
+                            <Badge as="kbd" variant="outline" size="sm" fontFamily="mono">{k}</Badge>
                           </span>
                         ))}
                       </Table.Cell>

@@ -194,7 +194,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
           <Panel position="top-center">
             <Button size="xs" colorPalette="red" variant="subtle" shadow="sm" rounded="full" onClick={removePickedEdges} title={intl.formatMessage({ id: 'editor.edge.deleteHint' })}>
               <LuTrash2 aria-hidden />
-              {intl.formatMessage({ id: 'editor.edge.delete' }, { count: pickedEdges.length })}
+              {intl.formatMessage({ id: 'editor.edge.delete' })}
             </Button>
           </Panel>
         )}
