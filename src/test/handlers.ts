@@ -25,3 +25,6 @@ export const handlers = [
   http.get(api('/users/me/settings'), () => HttpResponse.json(testSettings)),
   http.post(api('/auth/logout'), () => HttpResponse.json({ message: 'Signed out.' })),
 ];
+
+/** The signed-in account speaks this language: since issue 8 the account's language wins over the URL's. */
+export const accountIn = (locale: UserOut['locale']) => http.get(api('/users/me'), () => HttpResponse.json({ ...testUser, locale }));

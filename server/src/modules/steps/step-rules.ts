@@ -32,9 +32,18 @@ export function uniqueStepName(snapshot: WorkflowSnapshot, base: string): string
   for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`)) return `${base} ${n}`;
 }
 
-/** Below the step it follows, or to the right of everything else. */
+/** Room a step card takes on the canvas (it is 224 px wide), with a margin. */
+const CARD = { w: 260, h: 110 };
+
+/** Below the step it follows (moved right past any step already there, never on top of one),
+ *  or to the right of everything else. */
 export function nextPosition(snapshot: WorkflowSnapshot, after?: StepState): { x: number; y: number } {
-  if (after) return { x: after.position.x, y: after.position.y + 120 };
+  if (after) {
+    const at = { x: after.position.x, y: after.position.y + 120 };
+    const taken = (x: number) => snapshot.steps.some((s) => Math.abs(s.position.x - x) < CARD.w && Math.abs(s.position.y - at.y) < CARD.h);
+    while (taken(at.x)) at.x += CARD.w + 20;
+    return at;
+  }
   if (!snapshot.steps.length) return { x: 0, y: 0 };
   return { x: Math.max(...snapshot.steps.map((s) => s.position.x)) + 280, y: 0 };
 }

@@ -68,6 +68,11 @@ export class StepsService {
         inputs: input.inputs ?? (after && type.inputs.max !== 0 ? [after.id] : []),
         position: input.position ?? nextPosition(draft, after),
       };
+      // Added after a step in the middle of a chain: it goes between that step and what read from
+      // it (each reader now reads the new step), rather than a parallel branch beside the chain.
+      if (after && !input.inputs && step.inputs.length) {
+        for (const reader of draft.steps) reader.inputs = reader.inputs.map((id) => (id === after.id ? step.id : id));
+      }
       draft.steps.push(step);
       return step;
     });

@@ -54,6 +54,18 @@ describe('steps', () => {
     expect(res.body).toMatchObject({ step_type: 'deduplicate', inputs: [source.id], position: { x: source.position.x, y: source.position.y + 120 } });
   });
 
+  it('adds after a step in the middle of a chain between it and its readers, beside (not on top of) them', async () => {
+    const wf = await api.createWorkflow();
+    const a = await api.addStep(wf.id, 'import_csv');
+    const b = await api.addStep(wf.id, 'filter', { inputs: [a.id], position: { x: a.position.x, y: a.position.y + 120 } });
+    const res = await api.call('POST', `/workflow-steps/from-template?workflow_id=${wf.id}&step_info_id=deduplicate&after_step_id=${a.id}`);
+    expect(res.status).toBe(201);
+    expect(res.body.inputs).toEqual([a.id]);
+    expect(res.body.position).not.toEqual(b.position);
+    const steps = (await api.getWorkflow(wf.id)).steps as { id: string; inputs: string[] }[];
+    expect(steps.find((s) => s.id === b.id)!.inputs).toEqual([res.body.id]);
+  });
+
   it('replaces params (complete, validated) and merges partial ones (null removes)', async () => {
     const wf = await api.createWorkflow();
     const step = await api.addStep(wf.id, 'filter');

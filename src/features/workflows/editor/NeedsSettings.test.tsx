@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
-import { api } from '../../../test/handlers';
+import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 
@@ -119,6 +119,7 @@ describe('a step that needs settings', () => {
   it('names the missing settings in Chinese on the Chinese editor', async () => {
     const chinese = { ...importCsv, params: importCsv.params.map((p) => (p.name === 'file' ? { ...p, label: 'CSV 文件' } : p)) };
     server.use(http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [chinese, filter], total: 2, page: 1, page_size: 200, ranking: 'text' })));
+    server.use(accountIn('cn'));
     renderApp({ route: '/cn/workflows/w-1' });
     const badge = await screen.findByTestId('step-needs-settings');
     expect(badge).toHaveTextContent('需要设置');

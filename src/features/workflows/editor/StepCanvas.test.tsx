@@ -18,6 +18,7 @@ function renderCanvas(route: string) {
         onRemoveSteps={noop}
         onMoved={noop}
         onDropStep={noop}
+        onTidy={noop}
       />
     </ReactFlowProvider>,
     { route },

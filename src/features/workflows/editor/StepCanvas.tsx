@@ -1,14 +1,16 @@
-import { Box } from '@chakra-ui/react';
+import { Box, Button } from '@chakra-ui/react';
 import {
   applyNodeChanges,
   Background,
   BackgroundVariant,
   Controls,
   MiniMap,
+  Panel,
   ReactFlow,
   useReactFlow,
   type Connection,
   type Edge,
+  type EdgeChange,
   type NodeChange,
   type OnSelectionChangeParams,
   type XYPosition,
@@ -16,6 +18,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useTheme } from 'next-themes';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { LuTrash2, LuWandSparkles } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
@@ -36,6 +39,8 @@ interface StepCanvasProps {
   onRemoveSteps: (ids: string[]) => void;
   onMoved: (moves: { id: string; position: XYPosition }[]) => void;
   onDropStep: (stepInfoId: string, position: XYPosition) => void;
+  /** Lay the whole graph out again (layered, nothing overlapping) and save the new places. */
+  onTidy: () => void;
 }
 
 const DELETE_KEYS = ['Backspace', 'Delete'];
@@ -71,7 +76,7 @@ const canvasColours = {
  * purely local (measured sizes, a drag in progress). Deleting, connecting and moving are reported
  * up and done by the server; the canvas then follows the refreshed workflow.
  */
-export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep }: StepCanvasProps) {
+export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep, onTidy }: StepCanvasProps) {
   const intl = useIntl();
   // React Flow marks its root "light" or "dark"; Chakra's tokens follow that class, so it must be
   // the page's mode (a "light" root inside a dark page made the cards white under white titles).
@@ -81,7 +86,10 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
   const cache = useRef<NodeCache>(new Map());
   const mergedFrom = useRef(new WeakMap<StepFlowNode, StepFlowNode>());
   const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current), [steps, catalogue, selected]);
-  const edges = useMemo(() => deriveEdges(steps), [steps]);
+  // Which connections are selected is purely local; deleting one is reported up (onRemoveEdges).
+  const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(new Set());
+  const edges = useMemo(() => deriveEdges(steps).map((e) => (selectedEdges.has(e.id) ? { ...e, selected: true } : e)), [steps, selectedEdges]);
+  const pickedEdges = useMemo(() => edges.filter((e) => e.selected), [edges]);
   const ariaLabelConfig = useCanvasAriaLabels();
   const [nodes, setNodes] = useState<StepFlowNode[]>(base);
 
@@ -104,12 +112,33 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
     setNodes((current) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), current));
   }, []);
 
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    setSelectedEdges((current) => {
+      const next = new Set(current);
+      for (const c of changes) {
+        if (c.type === 'select') {
+          if (c.selected) next.add(c.id);
+          else next.delete(c.id);
+        } else if (c.type === 'remove') next.delete(c.id);
+      }
+      return next.size === current.size && [...next].every((id) => current.has(id)) ? current : next;
+    });
+  }, []);
+
+  const removePickedEdges = useCallback(() => {
+    onRemoveEdges(pickedEdges);
+    setSelectedEdges(new Set());
+  }, [onRemoveEdges, pickedEdges]);
+
   const onSelectionChange = useCallback(({ nodes: picked }: OnSelectionChangeParams) => onSelect(picked.map((n) => n.id)), [onSelect]);
 
   const onBeforeDelete = useCallback(
     async ({ nodes: gone, edges: cut }: { nodes: StepFlowNode[]; edges: Edge[] }) => {
       if (gone.length > 0) onRemoveSteps(gone.map((n) => n.id));
-      else if (cut.length > 0) onRemoveEdges(cut);
+      else if (cut.length > 0) {
+        onRemoveEdges(cut);
+        setSelectedEdges(new Set());
+      }
       return false;
     },
     [onRemoveEdges, onRemoveSteps],
@@ -147,6 +176,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
         nodeTypes={nodeTypes}
         colorMode={colorMode}
         onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
         onSelectionChange={onSelectionChange}
         onBeforeDelete={onBeforeDelete}
         onConnect={handleConnect}
@@ -163,6 +193,22 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} />
         <Controls showInteractive={false} position="bottom-left" />
+        {pickedEdges.length > 0 && (
+          <Panel position="top-center">
+            <Button size="xs" colorPalette="red" variant="subtle" shadow="sm" rounded="full" onClick={removePickedEdges} title={intl.formatMessage({ id: 'editor.edge.deleteHint' })}>
+              <LuTrash2 aria-hidden />
+              {intl.formatMessage({ id: 'editor.edge.delete' })}
+            </Button>
+          </Panel>
+        )}
+        {steps.length > 1 && (
+          <Panel position="top-right">
+            <Button size="xs" variant="outline" bg="bg.panel" shadow="sm" onClick={onTidy} title={intl.formatMessage({ id: 'editor.tidy.hint' })}>
+              <LuWandSparkles aria-hidden />
+              {intl.formatMessage({ id: 'editor.tidy' })}
+            </Button>
+          </Panel>
+        )}
         {steps.length > 6 && <MiniMap pannable zoomable position="bottom-right" />}
       </ReactFlow>
     </Box>

@@ -1,7 +1,7 @@
 import { Badge, Box, Flex, Icon, Text, VisuallyHidden } from '@chakra-ui/react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import { LuCircleAlert } from 'react-icons/lu';
+import { LuCircleAlert, LuUnplug } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { lookOf } from './categories';
 import type { StepFlowNode } from './graph';
@@ -22,7 +22,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       color="fg"
       rounded="xl"
       borderWidth="1px"
-      borderColor={selected ? 'brand.solid' : data.missing.length ? 'orange.emphasized' : 'border'}
+      borderColor={selected ? 'brand.solid' : data.missing.length || data.needsInput ? 'orange.emphasized' : 'border'}
       shadow={selected ? '0 0 0 3px var(--chakra-colors-brand-muted), var(--chakra-shadows-md)' : 'sm'}
       transition="box-shadow 0.15s, border-color 0.15s"
       data-testid="step-node"
@@ -40,6 +40,24 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
           <Text textStyle="xs" color="fg.muted" truncate>
             {data.typeName}
           </Text>
+          {data.needsInput && (
+            <Badge
+              colorPalette="orange"
+              variant="subtle"
+              size="sm"
+              mt="1"
+              me="1"
+              maxW="full"
+              title={intl.formatMessage({ id: 'editor.node.noInputHint' })}
+              data-testid="step-no-input"
+            >
+              <LuUnplug aria-hidden />
+              <Text as="span" truncate>
+                {intl.formatMessage({ id: 'editor.node.noInput' })}
+              </Text>
+              <VisuallyHidden>{intl.formatMessage({ id: 'editor.node.noInputHint' })}</VisuallyHidden>
+            </Badge>
+          )}
           {data.missing.length > 0 && (
             <Badge
               colorPalette="orange"

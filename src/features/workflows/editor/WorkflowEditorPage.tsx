@@ -1,5 +1,6 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
 import { ReactFlowProvider, type Edge, type XYPosition } from '@xyflow/react';
+import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LuHistory, LuLayers, LuMousePointerClick, LuTrash2, LuVariable } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
@@ -12,12 +13,15 @@ import { useDeleteStepsMutation } from '../../stepConnections/stepConnectionsApi
 import { CataloguePanel } from '../../stepInfos/CataloguePanel';
 import { useStepCatalogue } from '../../stepInfos/stepInfosApi';
 import { StepInspector } from '../../steps/StepInspector';
-import { useAddStepFromTemplateMutation, useUpdateStepMutation } from '../../steps/stepsApi';
+import { useAddStepFromTemplateMutation, useAddStepMutation, useUpdateStepMutation } from '../../steps/stepsApi';
+import { isTypingTarget } from '../../history/UndoRedoControls';
 import { VariablesPanel } from '../../variables/VariablesPanel';
 import { patchWorkflow } from '../cacheUpdates';
 import { useGetWorkflowQuery } from '../workflowsApi';
 import { EditorToolbar } from './EditorToolbar';
 import { inputsAfterConnect } from './graph';
+import { freeSpot, tidyMoves } from './layout';
+import { ShortcutSheet } from './ShortcutSheet';
 import { StepCanvas } from './StepCanvas';
 import { useWorkflowWrites } from './useWorkflowWrites';
 
@@ -35,6 +39,8 @@ export function WorkflowEditorPage() {
   const { write } = useWorkflowWrites(workflowId);
   const [addFromTemplate] = useAddStepFromTemplateMutation();
   const [updateStep] = useUpdateStepMutation();
+  const [addStepMutation] = useAddStepMutation();
+  const copied = useRef<StepOut[]>([]);
   const [deleteSteps] = useDeleteStepsMutation();
   const [cloneStep] = useCloneStepMutation();
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
@@ -68,15 +74,18 @@ export function WorkflowEditorPage() {
 
   const addStep = useCallback(
     async (stepInfoId: string, position?: XYPosition) => {
-      const after = !position && selectedRef.current.length === 1 ? selectedRef.current[0] : undefined;
-      let at = position;
-      if (!at && !after) {
-        const steps = stepsRef.current;
+      const steps = stepsRef.current;
+      const after = !position && selectedRef.current.length === 1 ? steps.find((s) => s.id === selectedRef.current[0]) : undefined;
+      let wanted = position;
+      if (!wanted && after) wanted = { x: after.position.x, y: after.position.y + 140 };
+      if (!wanted) {
         const lowest = steps.reduce<XYPosition | null>((low, s) => (!low || s.position.y > low.y ? s.position : low), null);
-        at = lowest ? { x: lowest.x, y: lowest.y + 140 } : { x: 0, y: 0 };
+        wanted = lowest ? { x: lowest.x, y: lowest.y + 140 } : { x: 0, y: 0 };
       }
+      // Never on top of another step (inserted mid-chain, the spot below is the next step's).
+      const at = freeSpot(steps, wanted);
       const result = await write((version) =>
-        addFromTemplate({ workflow_id: workflowId, step_info_id: stepInfoId, version, ...(after ? { after_step_id: after } : {}), ...(at ? { x: Math.round(at.x), y: Math.round(at.y) } : {}) }),
+        addFromTemplate({ workflow_id: workflowId, step_info_id: stepInfoId, version, ...(after ? { after_step_id: after.id } : {}), x: at.x, y: at.y }),
       );
       if ('data' in result && result.data) setSelectedIds([result.data.id]);
     },
@@ -140,6 +149,52 @@ export function WorkflowEditorPage() {
     [dispatch, flushMoves, workflowId],
   );
 
+  // Copy and paste (Ctrl/⌘+C, Ctrl/⌘+V): the copies keep their params and the connections among
+  // themselves, and land beside the originals on free spots. One step after another, so each copy
+  // can read from the new id of the copy it reads.
+  const pasteSteps = useCallback(async () => {
+    const originals = copied.current;
+    if (!originals.length) return;
+    const newId = new Map<string, string>();
+    const taken = [...stepsRef.current];
+    const pending = [...originals];
+    while (pending.length) {
+      const i = pending.findIndex((s) => s.inputs.every((input) => !originals.some((o) => o.id === input) || newId.has(input)));
+      const step = pending.splice(i < 0 ? 0 : i, 1)[0];
+      const position = freeSpot(taken, { x: step.position.x + 40, y: step.position.y + 40 });
+      const inputs = step.inputs.flatMap((input) => (newId.has(input) ? [newId.get(input)!] : []));
+      const result = await write((version) =>
+        addStepMutation({ workflow_id: workflowId, step_type: step.step_type, param_inputs: step.param_inputs, inputs, position, version }),
+      );
+      if (!('data' in result) || !result.data) break;
+      newId.set(step.id, result.data.id);
+      taken.push(result.data);
+    }
+    if (newId.size) setSelectedIds([...newId.values()]);
+  }, [addStepMutation, workflowId, write]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || isTypingTarget(event.target)) return;
+      const key = event.key.toLowerCase();
+      if (key === 'c' && selectedRef.current.length && !window.getSelection()?.toString()) {
+        copied.current = stepsRef.current.filter((s) => selectedRef.current.includes(s.id));
+        event.preventDefault();
+      } else if (key === 'v' && copied.current.length) {
+        event.preventDefault();
+        void pasteSteps();
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [pasteSteps]);
+
+  // Tidy up: every step the layered layout moves is moved like a drag (shown at once, then saved).
+  const onTidy = useCallback(() => {
+    const moves = tidyMoves(stepsRef.current);
+    if (moves.length) onMoved(moves);
+  }, [onMoved]);
+
   useEffect(
     () => () => {
       clearTimeout(moveTimer.current);
@@ -182,6 +237,7 @@ export function WorkflowEditorPage() {
   return (
     <Flex direction="column" flex="1" h={{ base: 'auto', lg: 'calc(100dvh - 4rem)' }} minH="0">
       <EditorToolbar key={workflow.id} workflow={workflow} write={write} />
+      <ShortcutSheet />
       <Flex flex="1" minH="0" direction={{ base: 'column', lg: 'row' }}>
         <Box
           as="aside"
@@ -236,6 +292,7 @@ export function WorkflowEditorPage() {
               onRemoveSteps={onRemoveSteps}
               onMoved={onMoved}
               onDropStep={addStep}
+              onTidy={onTidy}
             />
           </ReactFlowProvider>
           {workflow.steps.length === 0 && (

@@ -14,6 +14,8 @@ export interface StepNodeData extends Record<string, unknown> {
   /** Labels of the required params still empty: the node shows it needs settings, and which. */
   missing: string[];
   acceptsInputs: boolean;
+  /** Its type needs at least one input and nothing is connected to it: it has nothing to read. */
+  needsInput: boolean;
 }
 
 export type StepFlowNode = Node<StepNodeData, 'step'>;
@@ -43,6 +45,7 @@ export function deriveNodes(steps: StepOut[], catalogue: Map<string, StepInfoOut
         category: info?.category,
         missing: missingParams(step, info),
         acceptsInputs: info ? info.inputs.max !== 0 : true,
+        needsInput: !!info && info.inputs.min >= 1 && step.inputs.length === 0,
       },
     };
     cache.set(step.id, { step, info, selected: isSelected, node });

@@ -1,0 +1,96 @@
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
+import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
+import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
+import { api } from '../../../test/handlers';
+import { renderApp } from '../../../test/renderWithProviders';
+import { server } from '../../../test/server';
+import { overlaps } from './layout';
+
+// "Tidy up": a graph drawn in one column (an edge running behind the step between) is laid out in
+// layers, nothing on top of anything, and each moved step's new place is saved.
+
+const info = (id: string, name: string, category: StepInfoOut['category'], min: number, max: number | null): StepInfoOut => ({
+  id,
+  name,
+  description: name,
+  category,
+  tags: [],
+  params: [],
+  inputs: { min, max },
+  outputs: ['dataset'],
+  cost: { per: 'run', credits: 0, note: '' },
+  customized: false,
+});
+const importCsv = info('import_csv', 'Import CSV', 'source', 0, 0);
+const filter = info('filter', 'Filter rows', 'transform', 1, 1);
+const dedupe = info('deduplicate', 'Remove duplicates', 'transform', 1, 1);
+
+const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
+const http_: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'deduplicate', name: 'Unique', param_inputs: {}, inputs: ['s-1'], position: { x: 0, y: 120 } };
+const keep: StepOut = { id: 's-3', workflow_id: 'w-1', step_type: 'filter', name: 'Big ones', param_inputs: {}, inputs: ['s-1'], position: { x: 0, y: 240 } };
+const other: StepOut = { id: 's-4', workflow_id: 'w-1', step_type: 'filter', name: 'Small ones', param_inputs: {}, inputs: ['s-2'], position: { x: 0, y: 240 } };
+
+function workflowWith(steps: StepOut[], version = 1): WorkflowOut {
+  return {
+    id: 'w-1',
+    name: 'Sales report',
+    description: '',
+    tags: [],
+    visibility: 'private',
+    version,
+    step_count: steps.length,
+    clone_count: 0,
+    cloned_from_id: null,
+    published_at: null,
+    created_at: '2026-11-20T10:00:00.000Z',
+    updated_at: '2026-11-20T10:00:00.000Z',
+    owner_id: 'u-1',
+    steps,
+    variables: [],
+    can_undo: false,
+    can_redo: false,
+  };
+}
+
+describe('tidying up the canvas', () => {
+  let current: WorkflowOut;
+  let saved: Map<string, { x: number; y: number }>;
+
+  beforeEach(() => {
+    localStorage.setItem('accessToken', 'good');
+    current = workflowWith([load, http_, keep, other]);
+    saved = new Map();
+    server.use(
+      http.get(api('/workflows/w-1'), () => HttpResponse.json(current)),
+      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [importCsv, filter, dedupe], total: 3, page: 1, page_size: 200, ranking: 'text' })),
+      http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
+      http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
+      http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
+      http.put(api('/workflow-steps/:stepId'), async ({ params, request }) => {
+        const body = (await request.json()) as { position: { x: number; y: number } };
+        saved.set(String(params.stepId), body.position);
+        const version = current.version + 1;
+        current = workflowWith(current.steps.map((s) => (s.id === params.stepId ? { ...s, position: body.position } : s)), version);
+        return HttpResponse.json({ ...current.steps.find((s) => s.id === params.stepId), workflow_version: version });
+      }),
+    );
+  });
+
+  it('lays the steps out in layers with none on top of another, and saves the moved ones', async () => {
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    await screen.findAllByTestId('step-node', {}, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: 'Tidy up' }));
+    await waitFor(() => expect(saved.size).toBeGreaterThanOrEqual(3));
+    const at = new Map(current.steps.map((s) => [s.id, s.position]));
+    for (const a of at.keys()) for (const b of at.keys()) if (a !== b) expect(overlaps(at.get(a)!, at.get(b)!)).toBe(false);
+    // Each step is below what it reads.
+    for (const s of current.steps) for (const input of s.inputs) expect(at.get(s.id)!.y).toBeGreaterThan(at.get(input)!.y);
+  });
+
+  it('is labelled in Chinese on the Chinese editor', async () => {
+    renderApp({ route: '/cn/workflows/w-1' });
+    expect(await screen.findByRole('button', { name: '整理布局' }, { timeout: 5000 })).toBeInTheDocument();
+  });
+});
