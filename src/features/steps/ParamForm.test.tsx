@@ -154,6 +154,10 @@ describe('step inspector', () => {
 });
 
 describe('step inspector category badge', () => {
+  beforeEach(() => {
+    server.use(http.get(api('/workflows/w-1/steps/s-1/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })));
+  });
+
   it.each([
     ['/', 'Transform'],
     ['/cn', '转换'],
