@@ -1,6 +1,7 @@
 import { Box, Button, Container, Flex, HStack } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
+import { useLocation } from 'react-router-dom';
 import { useAppSelector } from '../app/hooks';
 import { selectAuth } from '../features/auth/authSlice';
 import { LocaleLink } from '../i18n/LocaleLink';
@@ -14,6 +15,8 @@ import { PageSpinner } from './PageSpinner';
 export function PublicOrAppShell({ children }: { children: ReactNode }) {
   const { initialized, isAuthenticated } = useAppSelector(selectAuth);
   const intl = useIntl();
+  // Signing in from here comes back to this page (the gallery), not the dashboard.
+  const { pathname, search } = useLocation();
   if (!initialized) return <PageSpinner />;
   if (isAuthenticated) return <AppShell>{children}</AppShell>;
   return (
@@ -25,7 +28,7 @@ export function PublicOrAppShell({ children }: { children: ReactNode }) {
             <HStack ms="auto" gap="1">
               <LanguageSwitcher display={{ base: 'none', sm: 'inline-flex' }} />
               <Button asChild variant="ghost" size="sm">
-                <LocaleLink to="/login">{intl.formatMessage({ id: 'auth.login.submit' })}</LocaleLink>
+                <LocaleLink to="/login" state={{ from: pathname + search }}>{intl.formatMessage({ id: 'auth.login.submit' })}</LocaleLink>
               </Button>
               <Button asChild colorPalette="brand" size="sm">
                 <LocaleLink to="/signup">{intl.formatMessage({ id: 'gallery.signUp' })}</LocaleLink>

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { api } from '../../test/handlers';
-import { renderApp } from '../../test/renderWithProviders';
+import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 
 describe('public gallery', () => {
@@ -67,5 +67,55 @@ describe('public gallery', () => {
     await user.click(await screen.findByRole('button', { name: 'Clone Lead scoring' }));
     expect(await screen.findByText('Workflow cloned.')).toBeInTheDocument();
     expect(await screen.findByText('This workflow could not be found.')).toBeInTheDocument();
+  });
+});
+
+describe('signing in from the gallery', () => {
+  it('returns to the gallery after "Sign in to clone"', async () => {
+    server.use(
+      http.get(api('/workflows/public'), () =>
+        HttpResponse.json({
+          items: [
+            {
+              id: 'w-1',
+              name: 'Lead scoring',
+              description: '',
+              tags: [],
+              author_name: 'Grace Hopper',
+              step_count: 4,
+              clone_count: 12,
+              published_at: '2026-11-20T10:00:00.000Z',
+            },
+          ],
+          total: 1,
+          page: 1,
+          page_size: 24,
+        }),
+      ),
+      http.post(api('/auth/login'), () => HttpResponse.json({ access_token: 'tok', token_type: 'bearer', expires_in: 3600 })),
+    );
+    const { user } = renderApp({ route: '/gallery' });
+    const card = await screen.findByRole('listitem', { name: 'Lead scoring' });
+    await user.click(within(card).getByRole('link', { name: 'Sign in to clone' }));
+    await waitFor(() => expect(currentLocation()).toBe('/login'));
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(currentLocation()).toBe('/gallery'));
+    expect(await screen.findByRole('button', { name: /Clone/ })).toBeInTheDocument();
+  });
+
+  it('returns to the gallery after the header\'s "Sign in"', async () => {
+    server.use(
+      http.get(api('/workflows/public'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })),
+      http.post(api('/auth/login'), () => HttpResponse.json({ access_token: 'tok', token_type: 'bearer', expires_in: 3600 })),
+    );
+    const { user } = renderApp({ route: '/gallery' });
+    await user.click(await screen.findByRole('link', { name: 'Sign in' }));
+    await waitFor(() => expect(currentLocation()).toBe('/login'));
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(currentLocation()).toBe('/gallery'));
   });
 });

@@ -17,6 +17,7 @@ import { LuBraces } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { VariableFields } from '../variables/variablesApi';
+import { optionLabel } from './optionLabel';
 
 // One control per param type, chosen from the step type's param schema (ParamType): the form is
 // generated, never written per step type.
@@ -205,7 +206,7 @@ function EnumControl({ param, id, value, onChange }: ControlProps) {
         {!param.required || value === '' ? <option value="">{intl.formatMessage({ id: 'params.choose' })}</option> : null}
         {(param.options ?? []).map((option) => (
           <option key={option} value={option}>
-            {option}
+            {optionLabel(intl, option)}
           </option>
         ))}
       </NativeSelect.Field>

@@ -54,7 +54,7 @@ describe('param form generated from a param schema', () => {
     expect(within(fieldOf('enabled')).getByRole('checkbox')).toBeChecked();
     const mode = screen.getByLabelText('mode label');
     expect(mode.tagName).toBe('SELECT');
-    expect(within(mode).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose…', 'keep', 'remove']);
+    expect(within(mode).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose…', 'Keep', 'Remove']);
     expect(screen.getByLabelText('column label')).toHaveAttribute('data-param-type', 'column');
     expect(within(fieldOf('columns')).getByText('a')).toBeInTheDocument();
     expect(within(fieldOf('columns')).getByRole('button', { name: 'Remove b' })).toBeInTheDocument();
@@ -150,5 +150,24 @@ describe('step inspector', () => {
     // Editing the field clears the server's complaint.
     await user.type(condition, 'x');
     expect(within(fieldOf('condition')).queryByText('Unknown column "nope"')).not.toBeInTheDocument();
+  });
+});
+
+describe('step inspector category badge', () => {
+  beforeEach(() => {
+    server.use(http.get(api('/workflows/w-1/steps/s-1/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })));
+  });
+
+  it.each([
+    ['/', 'Transform'],
+    ['/cn', '转换'],
+  ])('shows the translated category at %s', (route, label) => {
+    const write: ComponentProps<typeof StepInspector>['write'] = async (send) => send(7);
+    renderWithProviders(
+      <StepInspector workflowId="w-1" step={step} info={filterInfo} write={write} onClose={jest.fn()} onDelete={jest.fn()} onDuplicate={jest.fn()} />,
+      { route },
+    );
+    expect(screen.getByText(label)).toBeInTheDocument();
+    expect(screen.queryByText('transform')).not.toBeInTheDocument();
   });
 });

@@ -8,6 +8,7 @@ import { useGetVariableFieldsQuery } from '../variables/variablesApi';
 import { lookOf } from '../workflows/editor/categories';
 import { ParamForm } from './ParamForm';
 import { paramErrorsFrom } from './paramValues';
+import { categoryLabel } from './optionLabel';
 import { usePatchStepParamsMutation, useUpdateStepMutation } from './stepsApi';
 
 type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
@@ -69,7 +70,7 @@ export function StepInspector({ workflowId, step, info, write, onClose, onDelete
           </Heading>
           {info && (
             <Badge size="sm" variant="subtle" mt="1">
-              {info.category}
+              {categoryLabel(intl, info.category)}
             </Badge>
           )}
         </Box>
