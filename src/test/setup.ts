@@ -1,8 +1,13 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { setNavigator } from '../app/navigation';
 import { loadCatalog } from '../i18n/catalogs';
 import { setCurrentLocale } from '../i18n/currentIntl';
 import { server } from './server';
+
+// Pages are lazy chunks (issue 7): the first test to open one waits for ts-jest to compile it, which
+// on a busy CI machine can take longer than Testing Library's default second for findBy*.
+configure({ asyncUtilTimeout: 5000 });
 
 // Browser APIs Chakra / Ark UI / next-themes use that jsdom lacks.
 if (!window.matchMedia) {
