@@ -1,56 +1,21 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
 import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
+import { info, workflowWith } from './editorFixtures';
 
 // A connection can be selected and deleted, with the Delete key or the button that shows up, and
 // the change is saved (the target step's inputs without that source).
 
-const info = (id: string, name: string, category: StepInfoOut['category'], min: number, max: number | null): StepInfoOut => ({
-  id,
-  name,
-  description: name,
-  category,
-  tags: [],
-  params: [],
-  inputs: { min, max },
-  outputs: ['dataset'],
-  cost: { per: 'run', credits: 0, note: '' },
-  customized: false,
-});
 const importCsv = info('import_csv', 'Import CSV', 'source', 0, 0);
 const filter = info('filter', 'Filter rows', 'transform', 1, 1);
 const dedupe = info('deduplicate', 'Remove duplicates', 'transform', 1, 1);
 
 const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
 const keep: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Big ones', param_inputs: {}, inputs: ['s-1'], position: { x: 0, y: 140 } };
-
-
-function workflowWith(steps: StepOut[], version = 1): WorkflowOut {
-  return {
-    id: 'w-1',
-    name: 'Sales report',
-    description: '',
-    tags: [],
-    visibility: 'private',
-    version,
-    step_count: steps.length,
-    clone_count: 0,
-    cloned_from_id: null,
-    published_at: null,
-    created_at: '2026-11-20T10:00:00.000Z',
-    updated_at: '2026-11-20T10:00:00.000Z',
-    owner_id: 'u-1',
-    steps,
-    variables: [],
-    can_undo: false,
-    can_redo: false,
-  };
-}
 
 // jsdom lays nothing out: React Flow draws edges only between measured nodes, so give the nodes a
 // size and let the ResizeObserver report them.
