@@ -56,7 +56,11 @@ describe('keyboard shortcuts', () => {
     const { user } = renderApp({ route: '/cn/workflows/w-1' });
     await screen.findAllByTestId('step-node', {}, { timeout: 5000 });
     await user.keyboard('?');
-    expect(await screen.findByRole('dialog', { name: '键盘快捷键' })).toBeInTheDocument();
+    const sheet = await screen.findByRole('dialog', { name: '键盘快捷键' });
+    // Key caps stay as printed on the keys; the words between and around them are Chinese.
+    const deleteRow = within(sheet).getByText('删除选中的步骤或连接').closest('tr')!;
+    expect(deleteRow).toHaveTextContent('Delete 或 Backspace');
+    expect(within(sheet).getByText('选择多个步骤').closest('tr')).toHaveTextContent('Shift + 点击');
   });
 
   it('copies the selected steps and pastes them, connected among themselves, where no step is', async () => {

@@ -3,16 +3,21 @@ import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { isTypingTarget } from '../../history/UndoRedoControls';
 
-/** What the editor's keys do, in the order people reach for them. */
-export const SHORTCUTS: { keys: string[]; what: string }[] = [
-  { keys: ['Ctrl/⌘', 'Z'], what: 'editor.keys.undo' },
-  { keys: ['Shift', 'Ctrl/⌘', 'Z'], what: 'editor.keys.redo' },
-  { keys: ['Ctrl/⌘', 'C'], what: 'editor.keys.copy' },
-  { keys: ['Ctrl/⌘', 'V'], what: 'editor.keys.paste' },
-  { keys: ['Delete / Backspace'], what: 'editor.keys.delete' },
-  { keys: ['Shift / Ctrl/⌘', 'Click'], what: 'editor.keys.multiSelect' },
-  { keys: ['?'], what: 'editor.keys.sheet' },
+/** A key as printed on the keyboard; `mod` is ⌘ on a Mac and Ctrl elsewhere, `click` the mouse. */
+type Key = 'mod' | 'click' | string;
+
+/** What the editor's keys do, in the order people reach for them; each entry's combos are alternatives. */
+export const SHORTCUTS: { combos: Key[][]; what: string }[] = [
+  { combos: [['mod', 'Z']], what: 'editor.keys.undo' },
+  { combos: [['Shift', 'mod', 'Z']], what: 'editor.keys.redo' },
+  { combos: [['mod', 'C']], what: 'editor.keys.copy' },
+  { combos: [['mod', 'V']], what: 'editor.keys.paste' },
+  { combos: [['Delete'], ['Backspace']], what: 'editor.keys.delete' },
+  { combos: [['Shift', 'click'], ['mod', 'click']], what: 'editor.keys.multiSelect' },
+  { combos: [['?']], what: 'editor.keys.sheet' },
 ];
+
+const onMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
 /** The keyboard shortcut sheet: "?" anywhere in the editor (outside a text field) opens it. */
 export function ShortcutSheet() {
@@ -45,10 +50,17 @@ export function ShortcutSheet() {
                   {SHORTCUTS.map((s) => (
                     <Table.Row key={s.what}>
                       <Table.Cell whiteSpace="nowrap">
-                        {s.keys.map((k, i) => (
-                          <span key={k}>
-                            {i > 0 && ' + '}
-                            <Badge as="kbd" variant="outline" size="sm" fontFamily="mono">{k}</Badge>
+                        {s.combos.map((combo, c) => (
+                          <span key={combo.join('+')}>
+                            {c > 0 && ` ${t('editor.keys.or')} `}
+                            {combo.map((key, i) => (
+                              <span key={key}>
+                                {i > 0 && ' + '}
+                                <Badge as="kbd" variant="outline" size="sm" fontFamily="mono">
+                                  {key === 'mod' ? (onMac ? '⌘' : 'Ctrl') : key === 'click' ? t('editor.keys.click') : key}
+                                </Badge>
+                              </span>
+                            ))}
                           </span>
                         ))}
                       </Table.Cell>
