@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { FormDialog } from '../../components/FormDialog';
 import { useLocalePath } from '../../i18n/useLocale';
 import { DescriptionAndTagsFields } from './DescriptionAndTagsFields';
+import { NAME_MAX_LENGTH, NameLimit } from './NameLimit';
 import { useCreateWorkflowMutation } from './workflowsApi';
 
 /** Tags typed as "sales, weekly" become ["sales", "weekly"]: trimmed, no blanks, no repeats. */
@@ -55,15 +56,16 @@ export function CreateWorkflowDialog({ open, onClose }: { open: boolean; onClose
           <Input
             name="name"
             value={name}
-            maxLength={200}
+            maxLength={NAME_MAX_LENGTH}
             autoFocus
+            aria-describedby="new-workflow-name-limit"
             placeholder={t('workflows.field.namePlaceholder')}
             onChange={(e) => {
               setName(e.target.value);
               setNameError(null);
             }}
           />
-          {nameError && <Field.ErrorText>{nameError}</Field.ErrorText>}
+          {nameError ? <Field.ErrorText>{nameError}</Field.ErrorText> : <NameLimit id="new-workflow-name-limit" length={name.length} />}
         </Field.Root>
         <DescriptionAndTagsFields description={description} onDescriptionChange={setDescription} tags={tags} onTagsChange={setTags} />
       </Stack>

@@ -105,6 +105,20 @@ describe('workflows list', () => {
     await waitFor(() => expect(currentLocation()).toBe('/workflows/w-9'));
     expect(body).toEqual({ name: 'Leads', description: '', tags: ['crm', 'weekly'] });
   });
+
+  it('says the 200-character limit while the name is typed, instead of cutting a long paste silently', async () => {
+    server.use(http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })));
+    const { user } = renderApp({ route: '/workflows' });
+    await user.click(await screen.findByRole('button', { name: 'New workflow' }));
+    const dialog = await screen.findByRole('dialog');
+    const name = within(dialog).getByLabelText(/Name/);
+    await user.type(name, 'Leads');
+    expect(within(dialog).getByText('5/200')).toBeInTheDocument();
+    await user.click(name);
+    await user.paste('x'.repeat(527));
+    expect(name).toHaveValue('Leads' + 'x'.repeat(195));
+    expect(within(dialog).getByText('A name can have at most 200 characters.')).toBeInTheDocument();
+  });
 });
 
 describe('starting a workflow from a file', () => {

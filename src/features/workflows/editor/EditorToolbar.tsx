@@ -9,11 +9,11 @@ import { useLocalePath } from '../../../i18n/useLocale';
 import { useCloneWorkflowMutation } from '../../clone/cloneApi';
 import { UndoRedoControls } from '../../history/UndoRedoControls';
 import { usePublishWorkflowMutation, useUpdateWorkflowMutation } from '../workflowsApi';
+import { NAME_MAX_LENGTH, NameLimit } from '../NameLimit';
 import { WorkflowDetailsDialog } from './WorkflowDetailsDialog';
 import type { VersionedWrite as Write } from '../versioning';
 
 /** The server's limit on a workflow's name (workflows.schemas). */
-export const NAME_MAX_LENGTH = 200;
 
 /** The workflow's name (click to rename), undo/redo, publish and clone. */
 export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; write: Write }) {
@@ -81,19 +81,7 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
                 }
               }}
             />
-            {/* The limit is said while typing: a paste longer than it is cut by maxLength, visibly. */}
-            <Text
-              id="workflow-name-limit"
-              textStyle="xs"
-              flexShrink="0"
-              color={name.length >= NAME_MAX_LENGTH ? 'fg.error' : 'fg.muted'}
-              aria-live="polite"
-              data-testid="workflow-name-limit"
-            >
-              {name.length >= NAME_MAX_LENGTH
-                ? intl.formatMessage({ id: 'editor.nameLimitReached' }, { max: NAME_MAX_LENGTH })
-                : intl.formatMessage({ id: 'editor.nameCounter' }, { count: name.length, max: NAME_MAX_LENGTH })}
-            </Text>
+            <NameLimit id="workflow-name-limit" length={name.length} flexShrink="0" />
           </HStack>
         ) : (
           <HStack gap="2" minW="0">
