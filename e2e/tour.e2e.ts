@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { logInViaApi, newAccount, signUpViaApi } from './support/api';
+import { logInViaApi, newAccount, sendWithToken, signUpViaApi } from './support/api';
 import { englishOnlyTexts, lowContrastTexts, untranslatedTexts, type LowContrast } from './support/audit';
 import { ARTIFACTS_DIR, useE2E } from './support/stack';
 import { signedInPage, storeToken, waitForHtmlLang } from './support/ui';
@@ -16,20 +16,8 @@ const english = englishOnlyTexts(path.resolve(__dirname, '..'));
 type Language = 'en' | 'cn';
 type Theme = 'light' | 'dark';
 
-async function api(token: string, language: Language, method: string, pathname: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${e2e.baseUrl}/api/v1${pathname}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      // As the app sends it: the server names new steps in the interface's language.
-      'accept-language': language === 'cn' ? 'zh-CN' : 'en',
-      ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${pathname} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
-}
+const api = (token: string, language: Language, method: string, pathname: string, body?: unknown) =>
+  sendWithToken(e2e.baseUrl, token, method, `/api/v1${pathname}`, body, language);
 
 /** A user with a CSV in a folder and a three-step workflow reading it, in the given settings. */
 async function furnishedAccount(language: Language, theme: Theme): Promise<{ token: string; workflowId: string }> {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
+import { getWithToken, logInViaApi, newAccount, sendWithToken, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
 import { lowContrastTexts } from './support/audit';
 import { pathOf, seeNotice, signedInPage } from './support/ui';
@@ -190,6 +190,35 @@ describe('workflow editor layout and theme', () => {
     const undo = (await page.getByRole('button', { name: 'Undo', exact: true }).boundingBox())!;
     // The badges end before the controls start; the name gave up the room.
     expect(Math.max(published.x + published.width, version.x + version.width)).toBeLessThanOrEqual(undo.x);
+  });
+
+  e2e.test('opening the settings of a step at the edge keeps that step in view', async () => {
+    const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
+    const workflow = await sendWithToken(e2e.baseUrl, token, 'POST', '/api/v1/workflows/', { name: 'Wide' });
+    let previous: string | undefined;
+    // A chain laid out left to right: Fit View spreads it over the whole canvas.
+    for (const [i, type] of ['import_csv', 'filter', 'deduplicate', 'sort', 'limit'].entries()) {
+      const step = await sendWithToken(e2e.baseUrl, token, 'POST', '/api/v1/workflow-steps/', {
+        workflow_id: workflow.id,
+        step_type: type,
+        inputs: previous ? [previous] : [],
+        position: { x: i * 320, y: 0 },
+      });
+      previous = step.id as string;
+    }
+    const page = await signedInPage(e2e, token);
+    await page.setViewportSize({ width: 1366, height: 850 });
+    await page.goto(`/workflows/${workflow.id as string}`);
+    const last = page.getByTestId('step-node').nth(4);
+    await last.waitFor();
+    await last.click();
+    await page.getByRole('complementary', { name: 'Step settings' }).waitFor();
+    // The canvas narrowed for the settings panel; the step moves back into view (animated).
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector('[role="region"] .react-flow')!.getBoundingClientRect();
+      const node = document.querySelectorAll('[data-testid="step-node"]')[4].getBoundingClientRect();
+      return node.left >= canvas.left && node.right <= canvas.right && node.top >= canvas.top && node.bottom <= canvas.bottom;
+    });
   });
 
   e2e.test('dark mode: step cards, zoom controls and minimap follow the theme', async () => {

@@ -59,3 +59,30 @@ export async function getWithToken(baseUrl: string, pathname: string, token: str
   }
   return { status: res.status, body };
 }
+
+/**
+ * Sends a JSON (or multipart, for a FormData) request with a bearer token, as the app would in
+ * `language`, and answers the parsed body; anything but 2xx throws with the server's answer.
+ */
+export async function sendWithToken(
+  baseUrl: string,
+  token: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  language: 'en' | 'cn' = 'en',
+): Promise<Record<string, unknown>> {
+  const multipart = body instanceof FormData;
+  const res = await fetch(`${baseUrl}${pathname}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      // The server names new steps and words its messages in the request's language.
+      'accept-language': language === 'cn' ? 'zh-CN' : 'en',
+      ...(multipart || body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: multipart ? body : body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${pathname} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}

@@ -25,6 +25,7 @@ import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas
 import { deriveEdges, deriveNodes, type NodeCache, type StepFlowNode } from './graph';
 import { useCanvasAriaLabels } from './canvasAriaLabels';
 import { nodeTypes } from './StepNode';
+import { useSelectedStepInView } from './useSelectedStepInView';
 
 /** What the catalogue puts on a drag so the canvas knows which step type was dropped. */
 export const STEP_DRAG_TYPE = 'application/x-stepwise-step';
@@ -92,6 +93,8 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
   const pickedEdges = useMemo(() => edges.filter((e) => e.selected), [edges]);
   const ariaLabelConfig = useCanvasAriaLabels();
   const [nodes, setNodes] = useState<StepFlowNode[]>(base);
+  const container = useRef<HTMLDivElement>(null);
+  useSelectedStepInView(container, selected);
 
   useEffect(() => {
     setNodes((previous) => {
@@ -169,7 +172,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
   );
 
   return (
-    <Box h="full" w="full" css={canvasColours} onDragOver={onDragOver} onDrop={onDrop} aria-label={intl.formatMessage({ id: 'editor.canvas' })} role="region">
+    <Box ref={container} h="full" w="full" css={canvasColours} onDragOver={onDragOver} onDrop={onDrop} aria-label={intl.formatMessage({ id: 'editor.canvas' })} role="region">
       <ReactFlow<StepFlowNode>
         nodes={nodes}
         edges={edges}
