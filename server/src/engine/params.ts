@@ -1,5 +1,8 @@
 import { cloneJson, findJsonFault, stringsIn } from '../lib/json-values';
+import { isReference, placeholdersIn } from './references';
 import type { ParamSpec, StepTypeDescription } from './step-types/step-type';
+
+export { isReference };
 
 /**
  * Param inputs of a step, checked against its type's param schema. Pure: no HTTP, no database.
@@ -22,43 +25,6 @@ export interface ParamIssue {
 export const DEFAULT_MAX_LENGTH = 10_000;
 /** Ids of files and datasets are UUIDs; anything much longer is not an id. */
 const MAX_ID_LENGTH = 64;
-
-/** `{{var.NAME}}` names a workflow variable (same rule as variable names); `{{field.NAME}}` an input column. */
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
-const WHOLE_REFERENCE = /^\s*\{\{\s*(var|field)\.([^{}]+?)\s*\}\}\s*$/;
-
-type Reference = { kind: 'var' | 'field'; name: string };
-
-/** Reads one `{{…}}` placeholder's inside; null when it is not a reference we understand. */
-function parseReference(inside: string): Reference | null {
-  const match = /^\s*(var|field)\.(.+?)\s*$/.exec(inside);
-  if (!match) return null;
-  const kind = match[1] as Reference['kind'];
-  const name = match[2];
-  if (kind === 'var' && !VARIABLE_NAME.test(name)) return null;
-  if (kind === 'field' && !name.trim()) return null;
-  return { kind, name };
-}
-
-/** Every placeholder in a text: the references, and the ones that are malformed. */
-function placeholdersIn(text: string): { references: Reference[]; malformed: string[] } {
-  const references: Reference[] = [];
-  const malformed: string[] = [];
-  for (const match of text.matchAll(PLACEHOLDER)) {
-    const reference = parseReference(match[1]);
-    if (reference) references.push(reference);
-    else malformed.push(match[0]);
-  }
-  return { references, malformed };
-}
-
-/** A whole value that is one reference stands in for any scalar type: its type is known at run time. */
-export function isReference(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const match = WHOLE_REFERENCE.exec(value);
-  return match !== null && parseReference(`${match[1]}.${match[2]}`) !== null;
-}
 
 /** The workflow variables and input fields that param values refer to, each once, sorted. */
 export function referencesIn(values: unknown): { variables: string[]; fields: string[] } {
