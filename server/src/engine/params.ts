@@ -1,4 +1,5 @@
 import { cloneJson, findJsonFault, stringsIn } from '../lib/json-values';
+import { checkExpression } from './expressions';
 import { isReference, placeholdersIn } from './references';
 import type { ParamSpec, StepTypeDescription } from './step-types/step-type';
 
@@ -54,7 +55,8 @@ const isMissing = (value: unknown) =>
  * - `merge`: `values` change some params of `current`; only those are checked, and `null` clears
  *   one (an issue only if it is required).
  * Every value may instead be a reference `{{var.NAME}}` / `{{field.NAME}}` for scalar types, and
- * text params may embed references; a malformed `{{…}}` is an issue.
+ * text params may embed references; a malformed `{{…}}` is an issue. An `expression` must parse
+ * as one (`expressions/`); its issues carry `server.expressions.*` keys.
  */
 export function validateParams(type: StepTypeDescription, values: ParamValues, mode: ParamMode, current: ParamValues = {}): ParamIssue[] {
   const issues: ParamIssue[] = [];
@@ -131,10 +133,18 @@ function checkValue(spec: ParamSpec, value: unknown): ParamIssue[] {
     case 'json':
       return isJsonValue(value) ? stringsIn(value, { keys: true }).flatMap((s) => malformedReferences(spec, s)) : issue('server.params.json');
     case 'string':
-    case 'expression':
     case 'template':
+    case 'code':
       if (typeof value !== 'string') return issue('server.params.string');
       return [...checkLength(spec, value), ...malformedReferences(spec, value)];
+    case 'expression': {
+      if (typeof value !== 'string') return issue('server.params.string');
+      const textIssues = [...checkLength(spec, value), ...malformedReferences(spec, value)];
+      if (textIssues.length) return textIssues;
+      // Parsed on save, so a broken condition is refused where it is typed, not when the workflow runs.
+      const problem = checkExpression(value);
+      return problem ? issue(problem.key, problem.values) : [];
+    }
   }
 }
 
