@@ -120,8 +120,11 @@ describe('validateParams', () => {
     expect(keys({ type: 'dataset' }, 'x'.repeat(65))).toEqual(['server.params.dataset']);
   });
 
-  it('string, expression and template: text within max_length (10000 by default)', () => {
+  it('string, expression, code and template: text within max_length (10000 by default)', () => {
     expect(keys({ type: 'expression' }, 'a > 1')).toEqual([]);
+    expect(keys({ type: 'code' }, 'return { ...record };')).toEqual([]);
+    expect(keys({ type: 'code' }, 42)).toEqual(['server.params.string']);
+    expect(check({ type: 'code', max_length: 5 }, 'return record;')).toEqual([{ param: 'p0', key: 'server.params.maxLength', values: { limit: 5 } }]);
     expect(keys({ type: 'template' }, ['a'])).toEqual(['server.params.string']);
     expect(check({ type: 'string', max_length: 5 }, 'toolong')).toEqual([{ param: 'p0', key: 'server.params.maxLength', values: { limit: 5 } }]);
     expect(check({ type: 'template' }, 'x'.repeat(10_001))).toEqual([{ param: 'p0', key: 'server.params.maxLength', values: { limit: 10_000 } }]);
@@ -153,6 +156,42 @@ describe('validateParams', () => {
     expect(keys({ type: 'expression' }, 'a > {{var.1bad}}')).toEqual(['server.params.badReference']);
     expect(keys({ type: 'json' }, { Authorization: 'Bearer {{secret.token}}' })).toEqual(['server.params.badReference']);
     expect(keys({ type: 'number' }, '{{var.bad name}}')).toEqual(['server.params.number']);
+  });
+});
+
+describe('expression params', () => {
+  it('must parse as a SQL expression: the issue says what is wrong and where', () => {
+    expect(check({ type: 'expression' }, "country = = 'NL' ((")).toEqual([
+      { param: 'p0', key: 'server.expressions.unexpected', values: { token: '=', position: 11 } },
+    ]);
+    expect(keys({ type: 'expression' }, '1); DROP TABLE x; --')).toEqual(['server.expressions.unexpected']);
+    expect(keys({ type: 'expression' }, 'foo(x)')).toEqual(['server.expressions.unknownFunction']);
+    expect(keys({ type: 'expression' }, "amount > {{var.threshold}} AND {{field.Unit price}} < 10 AND lower(name) LIKE 'a%'")).toEqual([]);
+    // A whole-value reference stands for the expression, as for other scalar params.
+    expect(keys({ type: 'expression' }, '{{var.condition}}')).toEqual([]);
+  });
+
+  it('are checked for length and references before they are parsed', () => {
+    expect(keys({ type: 'expression', max_length: 5 }, 'a = = b')).toEqual(['server.params.maxLength']);
+    expect(keys({ type: 'expression' }, 'a > {{var.1bad}} = =')).toEqual(['server.params.badReference']);
+  });
+
+  it('code is JavaScript, not SQL: it is not parsed as an expression', () => {
+    expect(keys({ type: 'code' }, 'if (record.a == 1) { return null; } return record; // done')).toEqual([]);
+    expect(getStepType('code')!.params.find((p) => p.name === 'code')!.type).toBe('code');
+  });
+
+  it('the examples the catalogue gives for conditions and formulas are valid', () => {
+    const filter = getStepType('filter')!;
+    const addColumn = getStepType('add_column')!;
+    for (const condition of ["price > 100 and status = 'paid'", "age >= 18 and country = 'NL'"]) {
+      expect(filter.description + filter.params[0].help).toContain(condition);
+      expect(validateParams(filter, { condition }, 'replace')).toEqual([]);
+    }
+    for (const expression of ['price * quantity', 'upper(country)', "concat(first_name, ' ', last_name)", '{{var.rate}} * amount']) {
+      expect(addColumn.description + addColumn.params[1].help).toContain(expression);
+      expect(validateParams(addColumn, { new_column: 'x', expression }, 'replace')).toEqual([]);
+    }
   });
 });
 

@@ -1,5 +1,9 @@
 import { cloneJson, findJsonFault, stringsIn } from '../lib/json-values';
+import { checkExpression } from './expressions';
+import { isReference, placeholdersIn } from './references';
 import type { ParamSpec, StepTypeDescription } from './step-types/step-type';
+
+export { isReference };
 
 /**
  * Param inputs of a step, checked against its type's param schema. Pure: no HTTP, no database.
@@ -22,43 +26,6 @@ export interface ParamIssue {
 export const DEFAULT_MAX_LENGTH = 10_000;
 /** Ids of files and datasets are UUIDs; anything much longer is not an id. */
 const MAX_ID_LENGTH = 64;
-
-/** `{{var.NAME}}` names a workflow variable (same rule as variable names); `{{field.NAME}}` an input column. */
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
-const WHOLE_REFERENCE = /^\s*\{\{\s*(var|field)\.([^{}]+?)\s*\}\}\s*$/;
-
-type Reference = { kind: 'var' | 'field'; name: string };
-
-/** Reads one `{{…}}` placeholder's inside; null when it is not a reference we understand. */
-function parseReference(inside: string): Reference | null {
-  const match = /^\s*(var|field)\.(.+?)\s*$/.exec(inside);
-  if (!match) return null;
-  const kind = match[1] as Reference['kind'];
-  const name = match[2];
-  if (kind === 'var' && !VARIABLE_NAME.test(name)) return null;
-  if (kind === 'field' && !name.trim()) return null;
-  return { kind, name };
-}
-
-/** Every placeholder in a text: the references, and the ones that are malformed. */
-function placeholdersIn(text: string): { references: Reference[]; malformed: string[] } {
-  const references: Reference[] = [];
-  const malformed: string[] = [];
-  for (const match of text.matchAll(PLACEHOLDER)) {
-    const reference = parseReference(match[1]);
-    if (reference) references.push(reference);
-    else malformed.push(match[0]);
-  }
-  return { references, malformed };
-}
-
-/** A whole value that is one reference stands in for any scalar type: its type is known at run time. */
-export function isReference(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const match = WHOLE_REFERENCE.exec(value);
-  return match !== null && parseReference(`${match[1]}.${match[2]}`) !== null;
-}
 
 /** The workflow variables and input fields that param values refer to, each once, sorted. */
 export function referencesIn(values: unknown): { variables: string[]; fields: string[] } {
@@ -88,7 +55,8 @@ const isMissing = (value: unknown) =>
  * - `merge`: `values` change some params of `current`; only those are checked, and `null` clears
  *   one (an issue only if it is required).
  * Every value may instead be a reference `{{var.NAME}}` / `{{field.NAME}}` for scalar types, and
- * text params may embed references; a malformed `{{…}}` is an issue.
+ * text params may embed references; a malformed `{{…}}` is an issue. An `expression` must parse
+ * as one (`expressions/`); its issues carry `server.expressions.*` keys.
  */
 export function validateParams(type: StepTypeDescription, values: ParamValues, mode: ParamMode, current: ParamValues = {}): ParamIssue[] {
   const issues: ParamIssue[] = [];
@@ -165,10 +133,18 @@ function checkValue(spec: ParamSpec, value: unknown): ParamIssue[] {
     case 'json':
       return isJsonValue(value) ? stringsIn(value, { keys: true }).flatMap((s) => malformedReferences(spec, s)) : issue('server.params.json');
     case 'string':
-    case 'expression':
     case 'template':
+    case 'code':
       if (typeof value !== 'string') return issue('server.params.string');
       return [...checkLength(spec, value), ...malformedReferences(spec, value)];
+    case 'expression': {
+      if (typeof value !== 'string') return issue('server.params.string');
+      const textIssues = [...checkLength(spec, value), ...malformedReferences(spec, value)];
+      if (textIssues.length) return textIssues;
+      // Parsed on save, so a broken condition is refused where it is typed, not when the workflow runs.
+      const problem = checkExpression(value);
+      return problem ? issue(problem.key, problem.values) : [];
+    }
   }
 }
 

@@ -117,9 +117,18 @@ function InsertReference({ references, onInsert }: { references: VariableFields 
   );
 }
 
+/** How each text param's box looks: prose (a prompt) wraps and is spell-checked; a SQL
+ *  expression is a few monospace lines; code is a monospace editor that keeps its own line breaks. */
+const textLooks = {
+  template: { rows: 5, mono: false, wrap: 'soft', textStyle: 'sm' },
+  expression: { rows: 3, mono: true, wrap: 'soft', textStyle: 'sm' },
+  code: { rows: 12, mono: true, wrap: 'off', textStyle: 'xs' },
+} as const;
+
 function TextWithReferences({ param, id, value, invalid, onChange, references }: ControlProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const text = String(value ?? '');
+  const look = textLooks[param.type as keyof typeof textLooks] ?? textLooks.template;
   const insert = (snippet: string) => {
     if (!snippet) return;
     const el = ref.current;
@@ -140,13 +149,18 @@ function TextWithReferences({ param, id, value, invalid, onChange, references }:
         ref={ref}
         id={id}
         value={text}
-        rows={param.type === 'template' ? 5 : 3}
-        fontFamily={param.type === 'expression' ? 'mono' : undefined}
-        textStyle="sm"
+        rows={look.rows}
+        fontFamily={look.mono ? 'mono' : undefined}
+        textStyle={look.textStyle}
+        wrap={look.wrap}
+        whiteSpace={look.wrap === 'off' ? 'pre' : undefined}
+        overflowX={look.wrap === 'off' ? 'auto' : undefined}
         aria-invalid={invalid || undefined}
         maxLength={param.max_length}
         onChange={(e) => onChange(e.target.value)}
-        spellCheck={param.type === 'template'}
+        spellCheck={!look.mono}
+        autoCapitalize={look.mono ? 'off' : undefined}
+        autoCorrect={look.mono ? 'off' : undefined}
         data-param-type={param.type}
       />
     </Box>
@@ -299,6 +313,7 @@ const controls: Record<ParamOut['type'], ComponentType<ControlProps>> = {
   enum: EnumControl,
   columns: ColumnsControl,
   expression: TextWithReferences,
+  code: TextWithReferences,
   template: TextWithReferences,
   secret: SecretControl,
   json: JsonControl,

@@ -26,6 +26,7 @@ const everyType: ParamOut[] = [
   p('column', 'column'),
   p('columns', 'columns'),
   p('condition', 'expression'),
+  p('script', 'code'),
   p('prompt', 'template'),
   p('file', 'file'),
   p('dataset', 'dataset'),
@@ -58,10 +59,18 @@ describe('param form generated from a param schema', () => {
     expect(screen.getByLabelText('column label')).toHaveAttribute('data-param-type', 'column');
     expect(within(fieldOf('columns')).getByText('a')).toBeInTheDocument();
     expect(within(fieldOf('columns')).getByRole('button', { name: 'Remove b' })).toBeInTheDocument();
-    for (const name of ['condition', 'prompt']) {
+    for (const name of ['condition', 'script', 'prompt']) {
       expect(screen.getByLabelText(`${name} label`).tagName).toBe('TEXTAREA');
       expect(within(fieldOf(name)).getByRole('button', { name: 'Insert variable or field' })).toBeInTheDocument();
     }
+    // A SQL condition is a few lines; JavaScript gets a code editor that keeps its own line breaks.
+    expect(screen.getByLabelText('condition label')).toHaveAttribute('rows', '3');
+    const script = screen.getByLabelText('script label');
+    expect(script).toHaveAttribute('data-param-type', 'code');
+    expect(script).toHaveAttribute('rows', '12');
+    expect(script).toHaveAttribute('wrap', 'off');
+    expect(script).toHaveAttribute('spellcheck', 'false');
+    expect(screen.getByLabelText('prompt label')).toHaveAttribute('spellcheck', 'true');
     expect(screen.getByLabelText('file label')).toHaveAttribute('data-param-type', 'file');
     expect(screen.getByLabelText('dataset label')).toHaveAttribute('data-param-type', 'dataset');
     expect(screen.getByLabelText('token label')).toHaveAttribute('type', 'password');

@@ -13,7 +13,8 @@ export const addColumn: StepTypeDescription = {
       name: 'expression',
       type: 'expression',
       label: 'Formula',
-      help: "An expression over the row's columns, e.g. price * quantity, concat(first_name, ' ', last_name) or {{var.rate}} * amount.",
+      help:
+        "A SQL expression over the row's columns, written as in DuckDB, e.g. price * quantity, concat(first_name, ' ', last_name) or {{var.rate}} * amount. Put text in 'single quotes' and a column name with spaces in \"double quotes\".",
       required: true,
       max_length: 5000,
     },
@@ -27,7 +28,10 @@ export const addColumn: StepTypeDescription = {
       description: '新增一列（或替换已有列），它的值由同一行其他列的公式计算得出，例如 price * quantity 或 upper(country)。',
       params: {
         new_column: { label: '列名', help: '要添加的列名；若已有同名列则替换它。' },
-        expression: { label: '公式', help: "基于该行各列的表达式，例如 price * quantity、concat(first_name, ' ', last_name) 或 {{var.rate}} * amount。" },
+        expression: {
+          label: '公式',
+          help: "基于该行各列的 SQL 表达式，写法与 DuckDB 相同，例如 price * quantity、concat(first_name, ' ', last_name) 或 {{var.rate}} * amount。文本写在 '单引号' 中，含空格的列名写在 \"双引号\" 中。",
+        },
       },
       cost_note: '免费。',
     },

@@ -10,7 +10,7 @@ export const code: StepTypeDescription = {
   params: [
     {
       name: 'code',
-      type: 'expression',
+      type: 'code',
       label: 'JavaScript',
       help: 'The body of a function of `record` (an object of column values). Return an object with the new record, or null to drop it. Variables are available as {{var.name}}.',
       required: true,

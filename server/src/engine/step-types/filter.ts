@@ -12,7 +12,8 @@ export const filter: StepTypeDescription = {
       name: 'condition',
       type: 'expression',
       label: 'Condition',
-      help: "An expression over the columns that is true for the rows you mean, e.g. price > 100 and status = 'paid'. Refer to variables as {{var.name}}.",
+      help:
+        "A SQL condition over the columns, written as in DuckDB, that is true for the rows you mean, e.g. price > 100 and status = 'paid'. Put text in 'single quotes' and a column name with spaces in \"double quotes\"; refer to variables as {{var.name}}. Common functions such as lower, round and coalesce work; statements and subqueries do not.",
       required: true,
       max_length: 5000,
     },
@@ -34,7 +35,10 @@ export const filter: StepTypeDescription = {
       name: '筛选行',
       description: "只保留满足条件的行，去掉其余的行，例如 age >= 18 and country = 'NL'。用于挑选部分记录、排除不需要的记录，或找出满足某个条件的行。",
       params: {
-        condition: { label: '条件', help: "基于各列的表达式，对你想要的行为真，例如 price > 100 and status = 'paid'。可用 {{var.name}} 引用变量。" },
+        condition: {
+          label: '条件',
+          help: "基于各列的 SQL 条件，写法与 DuckDB 相同，对你想要的行为真，例如 price > 100 and status = 'paid'。文本写在 '单引号' 中，含空格的列名写在 \"双引号\" 中；可用 {{var.name}} 引用变量。可使用 lower、round、coalesce 等常用函数，不能使用语句和子查询。",
+        },
         mode: { label: '匹配的行', help: 'keep：保留匹配的行。remove：去掉匹配的行，保留其余的行。' },
       },
       cost_note: '免费。',

@@ -11,7 +11,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../lib/typebox';
 
-export const ParamType = StringEnum(['string', 'number', 'boolean', 'enum', 'column', 'columns', 'expression', 'template', 'file', 'dataset', 'secret', 'json']);
+/**
+ * `expression` is a SQL expression over the input's columns (filter conditions, formula columns),
+ * parsed and checked by `engine/expressions`; `code` is JavaScript source (the code step), which
+ * only its sandbox reads.
+ */
+export const ParamType = StringEnum(['string', 'number', 'boolean', 'enum', 'column', 'columns', 'expression', 'code', 'template', 'file', 'dataset', 'secret', 'json']);
 export type ParamType = Static<typeof ParamType>;
 
 export const ParamSpec = Type.Object({
@@ -25,7 +30,7 @@ export const ParamSpec = Type.Object({
   min: Type.Optional(Type.Number({ description: 'number: lower bound' })),
   max: Type.Optional(Type.Number({ description: 'number: upper bound' })),
   integer: Type.Optional(Type.Boolean({ description: 'number: whole numbers only (counts, offsets, token limits)' })),
-  max_length: Type.Optional(Type.Integer({ description: 'string/template/expression: longest accepted text' })),
+  max_length: Type.Optional(Type.Integer({ description: 'string/template/expression/code: longest accepted text' })),
   input_index: Type.Optional(Type.Integer({ description: 'column/columns: which input (0-based) the columns come from; join has two' })),
   same_length_as: Type.Optional(Type.String({ description: "columns: must list as many columns as this param (join's key columns pair up)" })),
 });

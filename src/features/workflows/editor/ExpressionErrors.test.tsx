@@ -1,0 +1,86 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import en from '../../../../i18n/en.json';
+import zh from '../../../../i18n/zh-CN.json';
+import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
+import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
+import { accountIn, api } from '../../../test/handlers';
+import { renderApp } from '../../../test/renderWithProviders';
+import { server } from '../../../test/server';
+import { info, workflowWith } from './editorFixtures';
+
+// The server parses a filter's condition on save and refuses a broken one with a 422 at
+// param_inputs.condition, in the request's language. The user sees that message under Condition,
+// and what they typed stays there to fix.
+
+const filter: StepInfoOut = {
+  ...info('filter', 'Filter rows', 'transform', 1, 1),
+  params: [{ name: 'condition', type: 'expression', label: 'Condition', help: 'A SQL condition over the columns.', required: true }],
+};
+const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
+const dutch: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Dutch only', param_inputs: { condition: "country = 'NL'" }, inputs: ['s-1'], position: { x: 0, y: 140 } };
+
+const BROKEN = "country = = 'NL' ((";
+/** The server's message for BROKEN, from the catalog it renders it with. */
+const unexpected = (catalog: Record<string, string>) => catalog['server.expressions.unexpected'].replace('{token}', '=').replace('{position}', '11');
+
+describe('a filter condition the server refuses', () => {
+  let sent: unknown[] = [];
+  let fetches = 0;
+
+  beforeEach(() => {
+    localStorage.setItem('accessToken', 'good');
+    sent = [];
+    fetches = 0;
+    server.use(
+      http.get(api('/workflows/w-1'), () => {
+        fetches++;
+        return HttpResponse.json(workflowWith([load, dutch]));
+      }),
+      http.get(api('/workflow-step-infos'), ({ request }) => {
+        // Step type texts come in the request's language, as the server serves them.
+        const chinese = (request.headers.get('accept-language') ?? '').startsWith('zh');
+        const localised = chinese ? { ...filter, params: filter.params.map((p) => ({ ...p, label: '条件' })) } : filter;
+        return HttpResponse.json({ items: [info('import_csv', 'Import CSV', 'source', 0, 0), localised], total: 2, page: 1, page_size: 200, ranking: 'text' });
+      }),
+      http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
+      http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
+      http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
+      http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
+      http.patch(api('/workflow-steps/s-2/param-inputs/partial'), async ({ request }) => {
+        sent.push(await request.json());
+        const chinese = (request.headers.get('accept-language') ?? '').startsWith('zh');
+        return HttpResponse.json({ errors: [{ msg: unexpected(chinese ? zh : en), loc: ['body', 'param_inputs', 'condition'] }] }, { status: 422 });
+      }),
+    );
+  });
+
+  it.each([
+    ['/workflows/w-1', 'en', 'Condition', 'Save settings', "Unexpected '=' at position 11"],
+    ['/cn/workflows/w-1', 'cn', '条件', '保存设置', "第 11 个字符处出现意外的 '='"],
+  ] as const)('at %s: shows the message under Condition after Save and keeps what was typed', async (route, locale, label, save, message) => {
+    server.use(accountIn(locale));
+    const { user } = renderApp({ route });
+    const node = (await screen.findAllByTestId('step-node')).find((n) => n.getAttribute('aria-label') === 'Dutch only')!;
+    // A click, not user.click: React Flow's drag handler needs a window on the mouse-down event, which jsdom leaves out.
+    fireEvent.click(within(node).getByText('Dutch only'));
+    const form = await screen.findByRole('form');
+    const field = form.querySelector('[data-param="condition"]') as HTMLElement;
+    const condition = within(field).getByLabelText(new RegExp(label));
+
+    await user.clear(condition);
+    await user.type(condition, BROKEN);
+    const fetchesBefore = fetches;
+    await user.click(within(form).getByRole('button', { name: save }));
+
+    expect(await within(field).findByText(message)).toBeInTheDocument();
+    expect(sent).toEqual([{ param_inputs: { condition: BROKEN } }]);
+    expect(condition).toHaveAttribute('aria-invalid', 'true');
+    // A refused write refetches the workflow (to show the truth); the form keeps the refused value
+    // and the message, so the user fixes what they typed instead of typing it again.
+    await waitFor(() => expect(fetches).toBeGreaterThan(fetchesBefore));
+    const after = screen.getByRole('form').querySelector('[data-param="condition"]') as HTMLElement;
+    expect(within(after).getByLabelText(new RegExp(label))).toHaveValue(BROKEN);
+    expect(within(after).getByText(message)).toBeInTheDocument();
+  });
+});
