@@ -72,10 +72,12 @@ export default defineConfig(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+server(/|$)',
+              // One exception: the expression parser (pure, dependency-free), which the editor runs as
+              // the user types so that the browser and the server judge an expression alike.
+              regex: '^(\\.\\./)+server(?!/src/engine/expressions$)(/|$)',
               allowTypeImports: true,
               message:
-                "The web app may only `import type` from server/: the server's schemas are the one source of API shapes, but server code (database drivers, Node modules) must never end up in the browser bundle.",
+                "The web app may only `import type` from server/ (and the expression parser, server/src/engine/expressions): the server's schemas are the one source of API shapes, but server code (database drivers, Node modules) must never end up in the browser bundle.",
             },
           ],
         },

@@ -24,7 +24,9 @@ function webCatalogs(): Plugin {
       const locale = new Intl.Locale(match[1]);
       const catalog = JSON.parse(code) as Record<string, string>;
       const web = Object.entries(catalog)
-        .filter(([key]) => !key.startsWith('server.'))
+        // The expression checker's messages are the server's and the browser's: the editor runs the
+        // same parser as the user types (src/features/steps/paramValues.ts).
+        .filter(([key]) => !key.startsWith('server.') || key.startsWith('server.expressions.'))
         .map(([key, message]) => [key, parse(message, { locale })]);
       return { code: JSON.stringify(Object.fromEntries(web)), map: null };
     },

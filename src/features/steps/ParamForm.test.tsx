@@ -105,6 +105,20 @@ describe('param form generated from a param schema', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(onSave).toHaveBeenCalledWith({ title: 'Hello', count: '{{var.n}}', columns: ['city', 'zip'] });
   });
+
+  it('checks an expression as it is typed, with the same parser and words as the server', async () => {
+    const { user, onSave } = renderForm([p('condition', 'expression', { required: true })], {});
+    const field = screen.getByLabelText(/condition label/);
+    await user.type(field, "country = = 'NL' ((");
+    expect(within(fieldOf('condition')).getByText("Unexpected “=” at position 11")).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).not.toHaveBeenCalled();
+    await user.clear(field);
+    await user.type(field, "country = 'NL' and lower(city) like 'a%'");
+    expect(within(fieldOf('condition')).queryByText(/Unexpected|Unknown|Missing/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({ condition: "country = 'NL' and lower(city) like 'a%'" });
+  });
 });
 
 const filterInfo: StepInfoOut = {

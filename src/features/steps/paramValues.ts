@@ -1,4 +1,5 @@
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
+import { checkExpression } from '../../../server/src/engine/expressions';
 
 // The param form edits text for numbers and JSON (so half-typed values and {{var.x}} references
 // are possible) and real values for the rest. These pure functions convert and check.
@@ -91,6 +92,10 @@ export function checkDraft(param: ParamOut, draft: unknown, t: Translate): strin
     } catch {
       return t('params.error.json');
     }
+  }
+  if (param.type === 'expression' && typeof draft === 'string') {
+    const problem = checkExpression(draft);
+    if (problem) return t(problem.key, problem.values);
   }
   if (param.type === 'enum' && param.options && !param.options.includes(String(draft))) return t('params.error.enum');
   if (typeof draft === 'string' && param.max_length !== undefined && draft.length > param.max_length) {

@@ -150,12 +150,12 @@ describe('parseExpression: what it refuses, and where', () => {
 
   it('says it in the reader’s language', () => {
     const { key, values } = failure("country = = 'NL' ((");
-    expect(translate('en', key, values)).toBe("Unexpected '=' at position 11");
-    expect(translate('zh-CN', key, values)).toBe("第 11 个字符处出现意外的 '='");
+    expect(translate('en', key, values)).toBe("Unexpected “=” at position 11");
+    expect(translate('zh-CN', key, values)).toBe("第 11 个字符处出现意外的 “=”");
     const missing = failure('(x + 1');
-    expect(translate('en', missing.key, missing.values)).toBe("Missing ')' to close the '(' at position 1");
+    expect(translate('en', missing.key, missing.values)).toBe("Missing “)” to close the “(” at position 1");
     const unknown = failure('foo(x)');
-    expect(translate('en', unknown.key, unknown.values)).toBe("Unknown function 'foo' at position 1");
+    expect(translate('en', unknown.key, unknown.values)).toBe("Unknown function “foo” at position 1");
     const string = failure("x = 'abc");
     expect(translate('en', string.key, string.values)).toBe('Unterminated string: the quote at position 5 is never closed');
   });

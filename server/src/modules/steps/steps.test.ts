@@ -90,8 +90,8 @@ describe('steps', () => {
     const step = await api.addStep(wf.id, 'filter', { param_inputs: { condition: "country = 'NL'" } });
     const broken = { param_inputs: { condition: "country = = 'NL' ((" } };
     for (const [headers, msg] of [
-      [{}, "Unexpected '=' at position 11"],
-      [{ 'accept-language': 'zh-CN,zh;q=0.9' }, "第 11 个字符处出现意外的 '='"],
+      [{}, "Unexpected “=” at position 11"],
+      [{ 'accept-language': 'zh-CN,zh;q=0.9' }, "第 11 个字符处出现意外的 “=”"],
     ] as const) {
       for (const url of [`/workflow-steps/${step.id}/param-inputs`, `/workflow-steps/${step.id}/param-inputs/partial`]) {
         const res = await api.call('PATCH', url, broken, headers);
@@ -99,9 +99,9 @@ describe('steps', () => {
       }
     }
     const injected = await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { condition: '1); DROP TABLE x; --' } });
-    expect(injected.body.errors).toEqual([{ msg: "Unexpected ')' at position 2", loc: ['body', 'param_inputs', 'condition'] }]);
+    expect(injected.body.errors).toEqual([{ msg: "Unexpected “)” at position 2", loc: ['body', 'param_inputs', 'condition'] }]);
     const formula = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'add_column', param_inputs: { new_column: 'x', expression: 'foo(price)' } });
-    expect(formula.body.errors).toEqual([{ msg: "Unknown function 'foo' at position 1", loc: ['body', 'param_inputs', 'expression'] }]);
+    expect(formula.body.errors).toEqual([{ msg: "Unknown function “foo” at position 1", loc: ['body', 'param_inputs', 'expression'] }]);
     // Nothing was saved: the step keeps its last good condition.
     expect((await api.ok('GET', `/workflow-steps/${step.id}`)).param_inputs.condition).toBe("country = 'NL'");
   });

@@ -9,9 +9,10 @@ import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { info, workflowWith } from './editorFixtures';
 
-// The server parses a filter's condition on save and refuses a broken one with a 422 at
-// param_inputs.condition, in the request's language. The user sees that message under Condition,
-// and what they typed stays there to fix.
+// The editor parses a filter's condition as it is typed, with the server's parser and words, so a
+// broken one is named before anything is sent. What only the server can judge (a variable that
+// does not exist) comes back as a 422 at param_inputs.condition in the request's language. Either
+// way the user sees the message under Condition, and what they typed stays there to fix.
 
 const filter: StepInfoOut = {
   ...info('filter', 'Filter rows', 'transform', 1, 1),
@@ -21,8 +22,10 @@ const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', 
 const dutch: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Dutch only', param_inputs: { condition: "country = 'NL'" }, inputs: ['s-1'], position: { x: 0, y: 140 } };
 
 const BROKEN = "country = = 'NL' ((";
-/** The server's message for BROKEN, from the catalog it renders it with. */
-const unexpected = (catalog: Record<string, string>) => catalog['server.expressions.unexpected'].replace('{token}', '=').replace('{position}', '11');
+/** Parses, but names a variable the workflow does not have: only the server knows. */
+const UNKNOWN_VARIABLE = 'amount > {{var.threshold}}';
+/** The server's message for UNKNOWN_VARIABLE, from the catalog it renders it with. */
+const noSuchVariable = (catalog: Record<string, string>) => catalog['server.expressions.unknownVariable'].replace('{name}', 'threshold').replace('{position}', '10');
 
 describe('a filter condition the server refuses', () => {
   let sent: unknown[] = [];
@@ -50,37 +53,59 @@ describe('a filter condition the server refuses', () => {
       http.patch(api('/workflow-steps/s-2/param-inputs/partial'), async ({ request }) => {
         sent.push(await request.json());
         const chinese = (request.headers.get('accept-language') ?? '').startsWith('zh');
-        return HttpResponse.json({ errors: [{ msg: unexpected(chinese ? zh : en), loc: ['body', 'param_inputs', 'condition'] }] }, { status: 422 });
+        return HttpResponse.json({ errors: [{ msg: noSuchVariable(chinese ? zh : en), loc: ['body', 'param_inputs', 'condition'] }] }, { status: 422 });
       }),
     );
   });
 
-  it.each([
-    ['/workflows/w-1', 'en', 'Condition', 'Save settings', "Unexpected '=' at position 11"],
-    ['/cn/workflows/w-1', 'cn', '条件', '保存设置', "第 11 个字符处出现意外的 '='"],
-  ] as const)('at %s: shows the message under Condition after Save and keeps what was typed', async (route, locale, label, save, message) => {
-    server.use(accountIn(locale));
-    const { user } = renderApp({ route });
+  const openCondition = async (label: string) => {
     const node = (await screen.findAllByTestId('step-node')).find((n) => n.getAttribute('aria-label') === 'Dutch only')!;
     // A click, not user.click: React Flow's drag handler needs a window on the mouse-down event, which jsdom leaves out.
     fireEvent.click(within(node).getByText('Dutch only'));
     const form = await screen.findByRole('form');
     const field = form.querySelector('[data-param="condition"]') as HTMLElement;
-    const condition = within(field).getByLabelText(new RegExp(label));
+    return { form, field, condition: within(field).getByLabelText(new RegExp(label)) };
+  };
+
+  it.each([
+    ['/workflows/w-1', 'en', 'Condition', 'Save settings', 'Unexpected “=” at position 11'],
+    ['/cn/workflows/w-1', 'cn', '条件', '保存设置', '第 11 个字符处出现意外的 “=”'],
+  ] as const)('at %s: names the mistake under Condition as it is typed, and sends nothing', async (route, locale, label, save, message) => {
+    server.use(accountIn(locale));
+    const { user } = renderApp({ route });
+    const { form, field, condition } = await openCondition(label);
 
     await user.clear(condition);
     await user.type(condition, BROKEN);
+    expect(await within(field).findByText(message)).toBeInTheDocument();
+    expect(condition).toHaveAttribute('aria-invalid', 'true');
+    await user.click(within(form).getByRole('button', { name: save }));
+    expect(sent).toEqual([]);
+    expect(condition).toHaveValue(BROKEN);
+  });
+
+  it.each([
+    ['/workflows/w-1', 'en', 'Condition', 'Save settings', 'There is no variable “threshold” (at position 10)'],
+    ['/cn/workflows/w-1', 'cn', '条件', '保存设置', '没有变量 “threshold”（第 10 个字符处）'],
+  ] as const)('at %s: shows what the server refuses under Condition after Save and keeps what was typed', async (route, locale, label, save, message) => {
+    server.use(accountIn(locale));
+    const { user } = renderApp({ route });
+    const { form, field, condition } = await openCondition(label);
+
+    await user.clear(condition);
+    // user.type reads "{{" as a literal "{".
+    await user.type(condition, UNKNOWN_VARIABLE.replace(/\{/g, '{{'));
     const fetchesBefore = fetches;
     await user.click(within(form).getByRole('button', { name: save }));
 
     expect(await within(field).findByText(message)).toBeInTheDocument();
-    expect(sent).toEqual([{ param_inputs: { condition: BROKEN } }]);
+    expect(sent).toEqual([{ param_inputs: { condition: UNKNOWN_VARIABLE } }]);
     expect(condition).toHaveAttribute('aria-invalid', 'true');
     // A refused write refetches the workflow (to show the truth); the form keeps the refused value
     // and the message, so the user fixes what they typed instead of typing it again.
     await waitFor(() => expect(fetches).toBeGreaterThan(fetchesBefore));
     const after = screen.getByRole('form').querySelector('[data-param="condition"]') as HTMLElement;
-    expect(within(after).getByLabelText(new RegExp(label))).toHaveValue(BROKEN);
+    expect(within(after).getByLabelText(new RegExp(label))).toHaveValue(UNKNOWN_VARIABLE);
     expect(within(after).getByText(message)).toBeInTheDocument();
   });
 });
