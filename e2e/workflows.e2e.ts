@@ -140,6 +140,45 @@ async function editorWithOneStep(page: Page, name: string): Promise<void> {
   await page.getByTestId('step-node').first().waitFor();
 }
 
+describe('unsaved step settings', () => {
+  e2e.test('a filter condition typed but not saved survives a reload, marked unsaved, and Save keeps it', async () => {
+    const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
+    const page = await signedInPage(e2e, token);
+    await editorWithOneStep(page, 'Drafts survive');
+    const workflowId = pathOf(page).split('/').pop()!;
+    await page.getByRole('button', { name: 'Add step Filter rows' }).click();
+    const filterNode = page.locator('.react-flow__node', { hasText: 'Filter rows' });
+    await filterNode.waitFor();
+    await filterNode.click();
+    const inspector = page.getByRole('complementary', { name: 'Step settings' });
+    await inspector.getByLabel('Condition').fill("status = 'paid'");
+    await inspector.getByText('Unsaved changes').waitFor();
+
+    await page.reload();
+    // The card says the step holds unsaved settings; opening it shows them, still unsaved.
+    await filterNode.getByTestId('step-unsaved').waitFor();
+    expect(await filterNode.getByTestId('step-unsaved').getAttribute('title')).toBe('This step has settings that are not saved yet.');
+    await filterNode.click();
+    expect(await inspector.getByLabel('Condition').inputValue()).toBe("status = 'paid'");
+    await inspector.getByText('Unsaved changes').waitFor();
+    expect((await stepsOf(token, workflowId)).find((s) => s.step_type === 'filter')!.param_inputs.condition).toBeUndefined();
+
+    await inspector.getByRole('button', { name: 'Save settings' }).click();
+    const steps = await until(token, workflowId, (s) => s.find((x) => x.step_type === 'filter')?.param_inputs.condition === "status = 'paid'");
+    expect(steps.find((s) => s.step_type === 'filter')!.param_inputs.condition).toBe("status = 'paid'");
+    await inspector.getByText('Unsaved changes').waitFor({ state: 'detached' });
+    await filterNode.getByTestId('step-unsaved').waitFor({ state: 'detached' });
+
+    // Saved: after another reload there is nothing left to restore.
+    await page.reload();
+    await filterNode.waitFor();
+    await filterNode.click();
+    expect(await inspector.getByLabel('Condition').inputValue()).toBe("status = 'paid'");
+    expect(await filterNode.getByTestId('step-unsaved').count()).toBe(0);
+    expect(await inspector.getByText('Unsaved changes').count()).toBe(0);
+  });
+});
+
 describe('workflow editor layout and theme', () => {
   e2e.test('the editor fills the screen exactly: no page scroll, toolbar and canvas controls in view', async () => {
     const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));

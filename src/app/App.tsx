@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { initializeAuth } from '../features/auth/authThunks';
 import { LazyNoticeModal } from '../features/notices/LazyNoticeModal';
+import { UnsavedDraftsWarning } from '../features/steps/UnsavedDraftsWarning';
 import { Toaster } from '../features/notices/Toaster';
 import { UserLocaleSync } from '../features/users/UserLocaleSync';
 import { UserThemeSync } from '../features/users/UserThemeSync';
@@ -26,6 +27,7 @@ export function App() {
         <UserThemeSync />
         <UserLocaleSync />
         <LocaleDataRefresh />
+        <UnsavedDraftsWarning />
         <AppRoutes />
         <Toaster />
         <LazyNoticeModal />

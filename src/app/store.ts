@@ -4,6 +4,7 @@ import { authReducer } from '../features/auth/authSlice';
 import { createNoticesMiddleware } from '../features/notices/noticesMiddleware';
 import { noticesReducer } from '../features/notices/noticesSlice';
 import { requestTimingReducer } from '../features/requestTiming/requestTimingSlice';
+import { createStepDraftsMiddleware, stepDraftsReducer } from '../features/steps/stepDrafts';
 import { baseApi } from '../services/baseApi';
 
 // The single store (docs/architecture). A factory, so every test builds a fresh one.
@@ -13,6 +14,7 @@ const rootReducer = combineReducers({
   auth: authReducer,
   notices: noticesReducer,
   requestTiming: requestTimingReducer,
+  stepDrafts: stepDraftsReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
@@ -22,7 +24,7 @@ export function makeStore(preloadedState?: Partial<RootState>) {
     reducer: rootReducer,
     preloadedState,
     // The listener goes first so it sees API results even if a later middleware stops them.
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().prepend(createNoticesMiddleware()).concat(baseApi.middleware),
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().prepend(createNoticesMiddleware()).concat(baseApi.middleware, createStepDraftsMiddleware()),
     devTools: !isProduction,
   });
 }

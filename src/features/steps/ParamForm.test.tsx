@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useState, type ComponentProps } from 'react';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ParamOut, StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
@@ -36,8 +36,27 @@ const everyType: ParamOut[] = [
 
 const fieldOf = (name: string) => document.querySelector(`[data-param="${name}"]`) as HTMLElement;
 
+/** The form with its draft held as the inspector holds it (here in plain state). */
+function FormWithDraft({ params, values, onSave }: { params: ParamOut[]; values: Record<string, unknown>; onSave: (changes: Record<string, unknown>) => void }) {
+  const [edits, setEdits] = useState<Record<string, unknown>>({});
+  return (
+    <ParamForm
+      params={params}
+      values={values}
+      edits={edits}
+      unsaved={Object.keys(edits).length > 0}
+      references={{ variables: [], fields: [], notes: [] }}
+      serverErrors={{}}
+      saving={false}
+      onEdit={(param, value) => setEdits((e) => ({ ...e, [param.name]: value }))}
+      onSave={onSave}
+      onDiscard={() => setEdits({})}
+    />
+  );
+}
+
 function renderForm(params: ParamOut[], values: Record<string, unknown> = {}, onSave = jest.fn()) {
-  const utils = renderWithProviders(<ParamForm params={params} values={values} references={{ variables: [], fields: [], notes: [] }} serverErrors={{}} saving={false} onSave={onSave} />);
+  const utils = renderWithProviders(<FormWithDraft params={params} values={values} onSave={onSave} />);
   return { ...utils, onSave };
 }
 

@@ -1,6 +1,6 @@
-import { Alert, Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Flex, HStack, Stack, Text } from '@chakra-ui/react';
 import { useCallback, useMemo, useState, type FormEvent } from 'react';
-import { LuCheck } from 'react-icons/lu';
+import { LuCheck, LuPencilLine } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { VariableFields } from '../variables/variablesApi';
@@ -9,36 +9,43 @@ import { checkDraft, fromDraft, missingRequired, sameValue, toDraft, type Draft 
 
 interface ParamFormProps {
   params: ParamOut[];
+  /** The step's saved values. */
   values: Record<string, unknown>;
+  /** The step's draft: the params the user changed, as the controls hold them (stepDrafts.ts). */
+  edits: Draft;
+  /** The draft differs from the saved step (its name included). */
+  unsaved: boolean;
   references: VariableFields | undefined;
   /** Errors the server gave per param (loc [body, param_inputs, NAME]). */
   serverErrors: Record<string, string>;
   saving: boolean;
-  /** Only the params that changed; null clears one. */
+  onEdit: (param: ParamOut, value: unknown) => void;
+  /** Only the params that changed (maybe none, when only the name did); null clears one. */
   onSave: (changes: Record<string, unknown>) => void;
-  onEdit?: (name: string) => void;
+  onDiscard: () => void;
 }
 
 /**
  * A step's settings form, generated from its type's param schema. Checks each value as the user
- * types (required, numbers and bounds, JSON) and sends only what changed. The parent remounts it
- * (key) when another step is selected or the step changes on the server.
+ * types (required, numbers and bounds, JSON) and sends only what changed. What is typed is the
+ * step's draft, held by the parent, so it survives this form going away (another step opened).
  */
-export function ParamForm({ params, values, references, serverErrors, saving, onSave, onEdit }: ParamFormProps) {
+export function ParamForm({ params, values, edits, unsaved, references, serverErrors, saving, onEdit, onSave, onDiscard }: ParamFormProps) {
   const intl = useIntl();
   const initial = useMemo(() => Object.fromEntries(params.map((p) => [p.name, toDraft(p, values[p.name])])) as Draft, [params, values]);
-  const [draft, setDraft] = useState<Draft>(initial);
+  const draft = useMemo(() => ({ ...initial, ...edits }), [initial, edits]);
+  const byName = useMemo(() => new Map(params.map((p) => [p.name, p])), [params]);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [submitted, setSubmitted] = useState(false);
   const t = useCallback((id: string, v?: Record<string, string | number>) => intl.formatMessage({ id }, v), [intl]);
 
   const onChange = useCallback(
     (name: string, value: unknown) => {
-      setDraft((d) => ({ ...d, [name]: value }));
       setTouched((d) => (d[name] ? d : { ...d, [name]: true }));
-      onEdit?.(name);
+      const param = byName.get(name);
+      if (param) onEdit(param, value);
     },
-    [onEdit],
+    [byName, onEdit],
   );
 
   const problems = Object.fromEntries(params.map((p) => [p.name, checkDraft(p, draft[p.name], t)]));
@@ -52,16 +59,15 @@ export function ParamForm({ params, values, references, serverErrors, saving, on
     const before = values[p.name] === undefined ? null : values[p.name];
     if (!sameValue(next, before) && !(next === null && values[p.name] === undefined)) changes[p.name] = next;
   }
-  const dirty = Object.keys(changes).length > 0;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
-    if (Object.values(problems).some(Boolean) || !dirty) return;
+    if (Object.values(problems).some(Boolean) || !unsaved) return;
     onSave(changes);
   };
 
-  if (params.length === 0) {
+  if (params.length === 0 && !unsaved) {
     return (
       <Text color="fg.muted" textStyle="sm">
         {t('params.none')}
@@ -91,24 +97,38 @@ export function ParamForm({ params, values, references, serverErrors, saving, on
             onChange={onChange}
           />
         ))}
-        <HStack justify="flex-end" gap="2" position="sticky" bottom="0" bg="bg.panel" py="3" borderTopWidth="1px" borderColor="border.muted">
+        {params.length === 0 && (
+          <Text color="fg.muted" textStyle="sm">
+            {t('params.none')}
+          </Text>
+        )}
+        {/* The status takes a line of its own above the buttons when there is something to say. */}
+        <Flex wrap="wrap" justify="flex-end" align="center" columnGap="2" rowGap="1.5" position="sticky" bottom="0" bg="bg.panel" py="3" borderTopWidth="1px" borderColor="border.muted">
+          <HStack role="status" flexBasis={unsaved ? 'full' : '0'} gap="1.5" textStyle="xs" fontWeight="medium" color="blue.fg">
+            {unsaved && (
+              <>
+                <LuPencilLine aria-hidden />
+                {t('params.unsaved')}
+              </>
+            )}
+          </HStack>
           <Button
             variant="ghost"
             size="sm"
-            disabled={!dirty || saving}
+            disabled={!unsaved || saving}
             onClick={() => {
-              setDraft(initial);
               setTouched({});
               setSubmitted(false);
+              onDiscard();
             }}
           >
             {t('params.reset')}
           </Button>
-          <Button type="submit" size="sm" colorPalette="brand" loading={saving} disabled={!dirty}>
+          <Button type="submit" size="sm" colorPalette="brand" loading={saving} disabled={!unsaved}>
             <LuCheck aria-hidden />
             {t('params.save')}
           </Button>
-        </HStack>
+        </Flex>
       </Stack>
     </form>
   );

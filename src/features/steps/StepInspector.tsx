@@ -1,14 +1,16 @@
-import { Badge, Box, Button, Field, Flex, Heading, HStack, Icon, IconButton, Input, Stack, Text } from '@chakra-ui/react';
-import { useCallback, useState } from 'react';
+import { Alert, Badge, Box, Button, Field, Flex, Heading, HStack, Icon, IconButton, Input, Stack, Text } from '@chakra-ui/react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { LuCopy, LuTrash2, LuX } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
-import type { StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
+import type { ParamOut, StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useGetVariableFieldsQuery } from '../variables/variablesApi';
 import { lookOf } from '../workflows/editor/categories';
 import { ParamForm } from './ParamForm';
 import { paramErrorsFrom } from './paramValues';
 import { categoryLabel } from './optionLabel';
+import { draftDiscarded, draftRebased, draftSaved, draftStatus, nameEdited, paramEdited, selectStepDraft } from './stepDrafts';
 import { usePatchStepParamsMutation, useUpdateStepMutation } from './stepsApi';
 
 type Write = <T>(send: (version: number | undefined) => PromiseLike<T>) => Promise<T>;
@@ -23,37 +25,69 @@ interface StepInspectorProps {
   onDuplicate: (id: string) => void;
 }
 
-/** The selected step: its name, what its type does, and its settings form. */
+const NO_EDITS: Record<string, unknown> = {};
+
+/**
+ * The selected step: its name, what its type does, and its settings form. What the user types is
+ * the step's draft (stepDrafts.ts), kept until saved or discarded, whatever happens meanwhile.
+ */
 export function StepInspector({ workflowId, step, info, write, onClose, onDelete, onDuplicate }: StepInspectorProps) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
+  const dispatch = useAppDispatch();
   const look = lookOf(info?.category);
   const [patchParams, { isLoading: saving }] = usePatchStepParamsMutation();
   const [updateStep] = useUpdateStepMutation();
   const { data: references } = useGetVariableFieldsQuery({ workflowId, stepId: step.id });
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [name, setName] = useState(step.name);
-  const [nameFor, setNameFor] = useState(step.id + step.name);
-  if (nameFor !== step.id + step.name) {
-    setNameFor(step.id + step.name);
-    setName(step.name);
-  }
+  const draft = useAppSelector((state) => selectStepDraft(state, workflowId, step.id));
+  const edits = draft?.params ?? NO_EDITS;
+  const name = draft?.name ?? step.name;
+  const { unsaved, changedUnderneath } = draftStatus(draft, step, info?.params ?? []);
 
-  const save = useCallback(
-    async (changes: Record<string, unknown>) => {
-      setServerErrors({});
+  // A draft the saved step has caught up with (saved in another tab, or a save's answer arriving
+  // first) holds nothing unsaved any more: let it go, so the canvas stops marking the step.
+  useEffect(() => {
+    if (draft && info && !unsaved) dispatch(draftDiscarded({ workflowId, stepId: step.id }));
+  }, [dispatch, draft, info, step.id, unsaved, workflowId]);
+
+  // Leaving the name field saves the name, and so may Save just after it: send it once.
+  const renaming = useRef<string | null>(null);
+  const rename = async () => {
+    if (draft?.name === undefined) return;
+    const typed = draft.name;
+    const next = typed.trim();
+    if (!next || next === step.name) return void dispatch(nameEdited(workflowId, step, step.name));
+    if (renaming.current === next) return;
+    renaming.current = next;
+    const result = await write((version) => updateStep({ workflowId, stepId: step.id, version, changes: { name: next } }));
+    renaming.current = null;
+    if ('data' in result) dispatch(draftSaved({ workflowId, stepId: step.id, params: {}, values: {}, name: typed }));
+  };
+
+  const save = async (changes: Record<string, unknown>) => {
+    setServerErrors({});
+    // What was typed by the time the answer comes stays a draft; what was sent does not.
+    const sent = { ...edits };
+    if (Object.keys(changes).length > 0) {
       const result = await write((version) => patchParams({ workflowId, stepId: step.id, version, params: changes }));
-      if ('error' in result) setServerErrors(paramErrorsFrom(result.error));
+      if ('error' in result) return setServerErrors(paramErrorsFrom(result.error));
+    }
+    dispatch(draftSaved({ workflowId, stepId: step.id, params: sent, values: changes }));
+    await rename();
+  };
+
+  const onEdit = useCallback(
+    (param: ParamOut, value: unknown) => {
+      setServerErrors((e) => (e[param.name] ? { ...e, [param.name]: '' } : e));
+      dispatch(paramEdited(workflowId, step, param, value));
     },
-    [patchParams, step.id, workflowId, write],
+    [dispatch, step, workflowId],
   );
 
-  const onEdit = useCallback((field: string) => setServerErrors((e) => (e[field] ? { ...e, [field]: '' } : e)), []);
-
-  const rename = () => {
-    const next = name.trim();
-    if (!next || next === step.name) return setName(step.name);
-    void write((version) => updateStep({ workflowId, stepId: step.id, version, changes: { name: next } }));
+  const discard = () => {
+    setServerErrors({});
+    dispatch(draftDiscarded({ workflowId, stepId: step.id }));
   };
 
   const cleanErrors = Object.fromEntries(Object.entries(serverErrors).filter(([, v]) => v));
@@ -89,11 +123,11 @@ export function StepInspector({ workflowId, step, info, write, onClose, onDelete
           size="sm"
           value={name}
           maxLength={200}
-          onChange={(e) => setName(e.target.value)}
-          onBlur={rename}
+          onChange={(e) => dispatch(nameEdited(workflowId, step, e.target.value))}
+          onBlur={() => void rename()}
           onKeyDown={(e) => {
             if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
-            if (e.key === 'Escape') setName(step.name);
+            if (e.key === 'Escape') dispatch(nameEdited(workflowId, step, step.name));
           }}
         />
       </Field.Root>
@@ -111,17 +145,36 @@ export function StepInspector({ workflowId, step, info, write, onClose, onDelete
         <Heading as="h3" size="xs" mb="4" textTransform="uppercase" letterSpacing="wider" color="fg.muted">
           {t('editor.inspector.settings')}
         </Heading>
+        {changedUnderneath && (
+          <Alert.Root status="warning" size="sm" mb="4" data-testid="draft-changed-underneath">
+            <Alert.Indicator />
+            <Alert.Content gap="2">
+              <Alert.Title>{t('editor.inspector.changedUnderneath')}</Alert.Title>
+              <Alert.Description>{t('editor.inspector.changedUnderneathHint')}</Alert.Description>
+              <HStack gap="2" wrap="wrap">
+                <Button size="xs" variant="solid" colorPalette="orange" onClick={() => dispatch(draftRebased(workflowId, step))}>
+                  {t('editor.inspector.keepDraft')}
+                </Button>
+                <Button size="xs" variant="outline" onClick={discard}>
+                  {t('editor.inspector.useSaved')}
+                </Button>
+              </HStack>
+            </Alert.Content>
+          </Alert.Root>
+        )}
         {info ? (
           <ParamForm
-            // A new step, or the same step changed on the server (undo, another tab): start again.
-            key={`${step.id}:${JSON.stringify(step.param_inputs)}`}
+            key={step.id}
             params={info.params}
             values={step.param_inputs}
+            edits={edits}
+            unsaved={unsaved}
             references={references}
             serverErrors={cleanErrors}
             saving={saving}
-            onSave={save}
             onEdit={onEdit}
+            onSave={(changes) => void save(changes)}
+            onDiscard={discard}
           />
         ) : (
           <Text color="fg.muted" textStyle="sm">

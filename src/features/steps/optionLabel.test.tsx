@@ -7,7 +7,18 @@ const order: ParamOut = { name: 'order', type: 'enum', label: 'Order', help: '',
 
 function renderSelect(route: string) {
   renderWithProviders(
-    <ParamForm params={[order]} values={{ order: 'ascending' }} references={{ variables: [], fields: [], notes: [] }} serverErrors={{}} saving={false} onSave={jest.fn()} />,
+    <ParamForm
+      params={[order]}
+      values={{ order: 'ascending' }}
+      edits={{}}
+      unsaved={false}
+      references={{ variables: [], fields: [], notes: [] }}
+      serverErrors={{}}
+      saving={false}
+      onEdit={jest.fn()}
+      onSave={jest.fn()}
+      onDiscard={jest.fn()}
+    />,
     { route },
   );
   return within(screen.getByRole('combobox'))

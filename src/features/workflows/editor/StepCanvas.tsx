@@ -34,6 +34,8 @@ interface StepCanvasProps {
   steps: StepOut[];
   catalogue: Map<string, StepInfoOut> | undefined;
   selected: ReadonlySet<string>;
+  /** Steps with settings typed but not saved (drafts): their cards say so. */
+  unsaved?: ReadonlySet<string>;
   onSelect: (ids: string[]) => void;
   onConnect: (source: string, target: string) => void;
   onRemoveEdges: (edges: Edge[]) => void;
@@ -44,6 +46,7 @@ interface StepCanvasProps {
   onTidy: () => void;
 }
 
+const NONE: ReadonlySet<string> = new Set();
 const DELETE_KEYS = ['Backspace', 'Delete'];
 const fitViewOptions = { padding: 0.3, maxZoom: 1.1 };
 const proOptions = { hideAttribution: true };
@@ -77,7 +80,7 @@ const canvasColours = {
  * purely local (measured sizes, a drag in progress). Deleting, connecting and moving are reported
  * up and done by the server; the canvas then follows the refreshed workflow.
  */
-export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep, onTidy }: StepCanvasProps) {
+export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, unsaved = NONE, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep, onTidy }: StepCanvasProps) {
   const intl = useIntl();
   // React Flow marks its root "light" or "dark"; Chakra's tokens follow that class, so it must be
   // the page's mode (a "light" root inside a dark page made the cards white under white titles).
@@ -86,7 +89,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
   const { screenToFlowPosition } = useReactFlow();
   const cache = useRef<NodeCache>(new Map());
   const mergedFrom = useRef(new WeakMap<StepFlowNode, StepFlowNode>());
-  const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current), [steps, catalogue, selected]);
+  const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current, unsaved), [steps, catalogue, selected, unsaved]);
   // Which connections are selected is purely local; deleting one is reported up (onRemoveEdges).
   const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(new Set());
   const edges = useMemo(() => deriveEdges(steps).map((e) => (selectedEdges.has(e.id) ? { ...e, selected: true } : e)), [steps, selectedEdges]);

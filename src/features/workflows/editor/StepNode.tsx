@@ -1,13 +1,13 @@
 import { Badge, Box, Flex, Icon, Text, VisuallyHidden } from '@chakra-ui/react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import { LuCircleAlert, LuUnplug } from 'react-icons/lu';
+import { LuCircleAlert, LuPencilLine, LuUnplug } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { lookOf } from './categories';
 import type { StepFlowNode } from './graph';
 
 /** One step on the canvas: category colour and icon, name, type; inputs on top, output below.
- *  Memoised: it re-renders only when its own step or selection changes. */
+ *  Memoised: it re-renders only when its own step, selection or unsaved mark changes. */
 export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
   const intl = useIntl();
   const look = lookOf(data.category);
@@ -56,6 +56,24 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
                 {intl.formatMessage({ id: 'editor.node.noInput' })}
               </Text>
               <VisuallyHidden>{intl.formatMessage({ id: 'editor.node.noInputHint' })}</VisuallyHidden>
+            </Badge>
+          )}
+          {data.unsaved && (
+            <Badge
+              colorPalette="blue"
+              variant="subtle"
+              size="sm"
+              mt="1"
+              me="1"
+              maxW="full"
+              title={intl.formatMessage({ id: 'editor.node.unsavedHint' })}
+              data-testid="step-unsaved"
+            >
+              <LuPencilLine aria-hidden />
+              <Text as="span" truncate>
+                {intl.formatMessage({ id: 'editor.node.unsaved' })}
+              </Text>
+              <VisuallyHidden>{intl.formatMessage({ id: 'editor.node.unsavedHint' })}</VisuallyHidden>
             </Badge>
           )}
           {data.missing.length > 0 && (

@@ -5,13 +5,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LuHistory, LuLayers, LuMousePointerClick, LuTrash2, LuVariable } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useParams } from 'react-router-dom';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LocaleLink } from '../../../i18n/LocaleLink';
 import { useCloneStepMutation } from '../../clone/cloneApi';
 import { HistoryPanel } from '../../history/HistoryPanel';
 import { useDeleteStepsMutation } from '../../stepConnections/stepConnectionsApi';
 import { CataloguePanel } from '../../stepInfos/CataloguePanel';
 import { useStepCatalogue } from '../../stepInfos/stepInfosApi';
+import { draftsOfStepsDropped, selectDraftedStepIds } from '../../steps/stepDrafts';
 import { StepInspector } from '../../steps/StepInspector';
 import { useAddStepFromTemplateMutation, useAddStepMutation, useUpdateStepMutation } from '../../steps/stepsApi';
 import { isTypingTarget } from '../../history/UndoRedoControls';
@@ -34,7 +35,7 @@ export function WorkflowEditorPage() {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const dispatch = useAppDispatch();
-  const { data: workflow, isLoading, isError } = useGetWorkflowQuery(workflowId);
+  const { data: workflow, isLoading, isError, isFetching } = useGetWorkflowQuery(workflowId);
   const { byId: catalogue } = useStepCatalogue();
   const { write } = useWorkflowWrites(workflowId);
   const [addFromTemplate] = useAddStepFromTemplateMutation();
@@ -69,6 +70,16 @@ export function WorkflowEditorPage() {
       return kept.length === prev.length ? prev : kept;
     });
   }, [workflow]);
+
+  // Steps with unsaved settings (drafts), marked on the canvas. A draft of a step that is gone is
+  // dropped, once the workflow is fresh from the server (a cached copy may predate a new step).
+  const draftedIds = useAppSelector((state) => selectDraftedStepIds(state, workflowId));
+  const drafted = useMemo(() => new Set(draftedIds ? draftedIds.split(' ') : []), [draftedIds]);
+  useEffect(() => {
+    if (!workflow || isFetching) return;
+    const gone = [...drafted].filter((id) => !workflow.steps.some((s) => s.id === id));
+    if (gone.length) dispatch(draftsOfStepsDropped({ workflowId, stepIds: gone }));
+  }, [dispatch, drafted, isFetching, workflow, workflowId]);
 
   const onSelect = useCallback((ids: string[]) => setSelectedIds((prev) => (sameIds(prev, ids) ? prev : ids)), []);
 
@@ -119,10 +130,12 @@ export function WorkflowEditorPage() {
   const onRemoveSteps = useCallback(
     (ids: string[]) => {
       if (ids.length === 0) return;
-      void write((version) => deleteSteps({ workflowId, stepIds: ids, version }));
+      void write((version) => deleteSteps({ workflowId, stepIds: ids, version })).then((result) => {
+        if ('data' in result) dispatch(draftsOfStepsDropped({ workflowId, stepIds: ids }));
+      });
       setSelectedIds([]);
     },
-    [deleteSteps, workflowId, write],
+    [deleteSteps, dispatch, workflowId, write],
   );
 
   const flushMoves = useCallback(() => {
@@ -286,6 +299,7 @@ export function WorkflowEditorPage() {
               steps={workflow.steps}
               catalogue={catalogue}
               selected={selected}
+              unsaved={drafted}
               onSelect={onSelect}
               onConnect={onConnect}
               onRemoveEdges={onRemoveEdges}
@@ -333,6 +347,7 @@ export function WorkflowEditorPage() {
             aria-label={t('editor.inspector.label')}
           >
             <StepInspector
+              key={inspected.id}
               workflowId={workflow.id}
               step={inspected}
               info={catalogue?.get(inspected.step_type)}

@@ -16,6 +16,8 @@ export interface StepNodeData extends Record<string, unknown> {
   acceptsInputs: boolean;
   /** Its type needs at least one input and nothing is connected to it: it has nothing to read. */
   needsInput: boolean;
+  /** Settings were typed and not saved yet (a draft, steps/stepDrafts.ts). */
+  unsaved: boolean;
 }
 
 export type StepFlowNode = Node<StepNodeData, 'step'>;
@@ -24,16 +26,23 @@ function missingParams(step: StepOut, info: StepInfoOut | undefined): string[] {
   return info ? missingRequired(info.params, step.param_inputs).map((p) => p.label) : [];
 }
 
-export type NodeCache = Map<string, { step: StepOut; info: StepInfoOut | undefined; selected: boolean; node: StepFlowNode }>;
+export type NodeCache = Map<string, { step: StepOut; info: StepInfoOut | undefined; selected: boolean; unsaved: boolean; node: StepFlowNode }>;
 
-export function deriveNodes(steps: StepOut[], catalogue: Map<string, StepInfoOut> | undefined, selected: ReadonlySet<string>, cache: NodeCache): StepFlowNode[] {
+export function deriveNodes(
+  steps: StepOut[],
+  catalogue: Map<string, StepInfoOut> | undefined,
+  selected: ReadonlySet<string>,
+  cache: NodeCache,
+  unsaved: ReadonlySet<string>,
+): StepFlowNode[] {
   const seen = new Set<string>();
   const nodes = steps.map((step) => {
     seen.add(step.id);
     const info = catalogue?.get(step.step_type);
     const isSelected = selected.has(step.id);
+    const isUnsaved = unsaved.has(step.id);
     const hit = cache.get(step.id);
-    if (hit && hit.step === step && hit.info === info && hit.selected === isSelected) return hit.node;
+    if (hit && hit.step === step && hit.info === info && hit.selected === isSelected && hit.unsaved === isUnsaved) return hit.node;
     const node: StepFlowNode = {
       id: step.id,
       type: 'step',
@@ -46,9 +55,10 @@ export function deriveNodes(steps: StepOut[], catalogue: Map<string, StepInfoOut
         missing: missingParams(step, info),
         acceptsInputs: info ? info.inputs.max !== 0 : true,
         needsInput: !!info && info.inputs.min >= 1 && step.inputs.length === 0,
+        unsaved: isUnsaved,
       },
     };
-    cache.set(step.id, { step, info, selected: isSelected, node });
+    cache.set(step.id, { step, info, selected: isSelected, unsaved: isUnsaved, node });
     return node;
   });
   for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
