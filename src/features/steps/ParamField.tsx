@@ -293,6 +293,7 @@ const controls: Record<ParamOut['type'], ComponentType<ControlProps>> = {
   string: StringControl,
   column: StringControl,
   file: StringControl,
+  folder: StringControl,
   dataset: StringControl,
   number: NumberControl,
   boolean: () => null,
