@@ -1,4 +1,4 @@
-import { defaultParams, isReference, referencesIn, validateParams, type ParamIssue } from './params';
+import { acceptsFile, defaultParams, isReference, referencesIn, validateParams, type ParamIssue } from './params';
 import { getStepType, stepTypes } from './step-types';
 import type { ParamSpec, StepTypeDescription } from './step-types/step-type';
 
@@ -112,11 +112,14 @@ describe('validateParams', () => {
     expect(keys({ type: 'json' }, new Date())).toEqual(['server.params.json']);
   });
 
-  it('secret, file and dataset are strings; ids are short', () => {
+  it('secret, file, folder and dataset are strings; ids are short', () => {
     expect(keys({ type: 'secret' }, 'sk-123')).toEqual([]);
     expect(keys({ type: 'secret' }, 123)).toEqual(['server.params.string']);
     expect(keys({ type: 'file' }, '5f0c…')).toEqual([]);
     expect(keys({ type: 'file' }, 7)).toEqual(['server.params.file']);
+    expect(keys({ type: 'folder' }, '5f0c…')).toEqual([]);
+    expect(keys({ type: 'folder' }, ['a'])).toEqual(['server.params.folder']);
+    expect(keys({ type: 'folder' }, 'x'.repeat(65))).toEqual(['server.params.folder']);
     expect(keys({ type: 'dataset' }, 'x'.repeat(65))).toEqual(['server.params.dataset']);
   });
 
@@ -137,6 +140,7 @@ describe('validateParams', () => {
       { type: 'enum', options: ['a'] },
       { type: 'column' },
       { type: 'file' },
+      { type: 'folder' },
       { type: 'dataset' },
       { type: 'secret' },
     ] as Partial<ParamSpec>[]) {
@@ -192,6 +196,15 @@ describe('expression params', () => {
       expect(addColumn.description + addColumn.params[1].help).toContain(expression);
       expect(validateParams(addColumn, { new_column: 'x', expression }, 'replace')).toEqual([]);
     }
+  });
+});
+
+describe('acceptsFile', () => {
+  it('takes a file whose name ends as the param accepts, in any case; without accept, any file', () => {
+    const csv = getStepType('import_csv')!.params.find((p) => p.name === 'file')!;
+    expect(['customers.csv', 'Sales.CSV', ' a.csv '].map((name) => acceptsFile(csv, name))).toEqual([true, true, true]);
+    expect(['notes.txt', 'csv', 'data.csv.zip'].map((name) => acceptsFile(csv, name))).toEqual([false, false, false]);
+    expect(acceptsFile({}, 'anything.bin')).toBe(true);
   });
 });
 

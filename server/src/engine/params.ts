@@ -22,9 +22,18 @@ export interface ParamIssue {
   values?: Record<string, string | number>;
 }
 
+/**
+ * Whether a `file` param may name a file called `name`: its `accept` lists the name endings the step
+ * reads (".csv"), compared without regard to case ("Sales.CSV" is a CSV file); no `accept`, any file.
+ */
+export function acceptsFile(spec: Pick<ParamSpec, 'accept'>, name: string): boolean {
+  const lower = name.trim().toLowerCase();
+  return !spec.accept?.length || spec.accept.some((ending) => lower.endsWith(ending));
+}
+
 /** Longest text accepted when a param does not set its own `max_length`. */
 export const DEFAULT_MAX_LENGTH = 10_000;
-/** Ids of files and datasets are UUIDs; anything much longer is not an id. */
+/** Ids of files, folders and datasets are UUIDs; anything much longer is not an id. */
 const MAX_ID_LENGTH = 64;
 
 /** The workflow variables and input fields that param values refer to, each once, sorted. */
@@ -124,6 +133,7 @@ function checkValue(spec: ParamSpec, value: unknown): ParamIssue[] {
       return (value as string[]).flatMap((c) => malformedReferences(spec, c));
     }
     case 'file':
+    case 'folder':
     case 'dataset':
       if (typeof value !== 'string' || !value.trim() || value.length > MAX_ID_LENGTH) return issue(`server.params.${spec.type}`);
       return [];

@@ -49,7 +49,7 @@ function SelectBox({ checked, label, onChange, indeterminate }: { checked: boole
   );
 }
 
-function EntryIcon({ item, size = '5' }: { item: FolderEntry; size?: string }) {
+export function EntryIcon({ item, size = '5' }: { item: FolderEntry; size?: string }) {
   if (item.type === 'folder') return <Icon as={LuFolder} boxSize={size} color="brand.solid" fill="brand.muted" aria-hidden flexShrink="0" />;
   const tone = fileTone(item.name, item.content_type);
   return <Icon as={fileIcon(item.name, item.content_type)} boxSize={size} color={`${tone}.fg`} aria-hidden flexShrink="0" />;

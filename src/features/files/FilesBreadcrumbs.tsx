@@ -1,23 +1,35 @@
-import { Box, Breadcrumb } from '@chakra-ui/react';
+import { Box, Breadcrumb, chakra } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { LocaleLink } from '../../i18n/LocaleLink';
 
-/** "My files › a › b": where the folder on screen is, each ancestor a link. */
-export function FilesBreadcrumbs({ atRoot, path }: { atRoot: boolean; path: { id: string; name: string }[] }) {
+interface FilesBreadcrumbsProps {
+  atRoot: boolean;
+  path: { id: string; name: string }[];
+  /** Go to a folder ('root' for the top) instead of following a link: the file picker browses in place. */
+  onNavigate?: (folderId: string) => void;
+}
+
+/** "My files › a › b": where the folder on screen is, each ancestor a link (or a button). */
+export function FilesBreadcrumbs({ atRoot, path, onNavigate }: FilesBreadcrumbsProps) {
   const intl = useIntl();
   const myFiles = intl.formatMessage({ id: 'files.myFiles' });
+  const ancestor = (folderId: string, name: string, maxW?: string): ReactNode =>
+    onNavigate ? (
+      <Breadcrumb.Link asChild truncate maxW={maxW}>
+        <chakra.button type="button" cursor="pointer" onClick={() => onNavigate(folderId)}>
+          {name}
+        </chakra.button>
+      </Breadcrumb.Link>
+    ) : (
+      <Breadcrumb.Link asChild truncate maxW={maxW}>
+        <LocaleLink to={folderId === 'root' ? '/files' : `/files/${folderId}`}>{name}</LocaleLink>
+      </Breadcrumb.Link>
+    );
   return (
     <Breadcrumb.Root size="md" aria-label={intl.formatMessage({ id: 'files.breadcrumbs' })} minW="0">
       <Breadcrumb.List flexWrap="wrap" rowGap="1">
-        <Breadcrumb.Item>
-          {atRoot ? (
-            <Breadcrumb.CurrentLink fontWeight="semibold">{myFiles}</Breadcrumb.CurrentLink>
-          ) : (
-            <Breadcrumb.Link asChild>
-              <LocaleLink to="/files">{myFiles}</LocaleLink>
-            </Breadcrumb.Link>
-          )}
-        </Breadcrumb.Item>
+        <Breadcrumb.Item>{atRoot ? <Breadcrumb.CurrentLink fontWeight="semibold">{myFiles}</Breadcrumb.CurrentLink> : ancestor('root', myFiles)}</Breadcrumb.Item>
         {path.map((crumb, i, all) => (
           <Box as="span" key={crumb.id} display="contents">
             <Breadcrumb.Separator />
@@ -27,9 +39,7 @@ export function FilesBreadcrumbs({ atRoot, path }: { atRoot: boolean; path: { id
                   {crumb.name}
                 </Breadcrumb.CurrentLink>
               ) : (
-                <Breadcrumb.Link asChild truncate maxW="40">
-                  <LocaleLink to={`/files/${crumb.id}`}>{crumb.name}</LocaleLink>
-                </Breadcrumb.Link>
+                ancestor(crumb.id, crumb.name, '40')
               )}
             </Breadcrumb.Item>
           </Box>

@@ -6,7 +6,8 @@ import { useLocale } from '../../i18n/useLocale';
 import { formatBytes } from './format';
 import { uploads as defaultManager, useUploads, type UploadItem, type UploadManager } from './uploads';
 
-function UploadRow({ item, onCancel }: { item: UploadItem; onCancel: () => void }) {
+/** One upload: its name, progress or outcome, and cancel while it runs (the panel's rows; the file picker shows its own uploads with it). */
+export function UploadRow({ item, onCancel }: { item: UploadItem; onCancel: () => void }) {
   const intl = useIntl();
   const locale = useLocale();
   const percent = item.size > 0 ? Math.round((item.loaded / item.size) * 100) : item.status === 'done' ? 100 : 0;

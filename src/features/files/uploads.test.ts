@@ -72,10 +72,12 @@ describe('UploadManager', () => {
     expect(manager.getSnapshot().map((i) => i.status)).toEqual(['uploading', 'cancelled', 'uploading', 'cancelled']);
     expect(FakeXhr.all).toHaveLength(3);
 
-    FakeXhr.all[0].finish();
+    FakeXhr.all[0].finish(201, { items: [{ id: 'f-new', name: 'a.csv' }] });
     FakeXhr.all[2].finish(409, { detail: 'Your storage is full.' });
     await flush();
     expect(manager.getSnapshot().map((i) => i.status)).toEqual(['done', 'cancelled', 'error', 'cancelled']);
+    // A finished upload knows the file it made, so a picker can choose it.
+    expect(manager.getSnapshot()[0].fileId).toBe('f-new');
     expect(manager.getSnapshot()[2].error).toBe('Your storage is full.');
     // The failure became a notice; finished uploads refreshed the folders.
     expect(dispatched()).toContainEqual(expect.objectContaining({ type: 'notices/addMessage', payload: expect.objectContaining({ text: 'Your storage is full.' }) }));

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { AppDispatch } from '../../app/store';
 import { baseApi } from '../../services/baseApi';
-import type { FolderOut } from './filesApi';
+import type { FolderOut, UploadOut } from './filesApi';
 import { AbortedError, describeTransferFailure, reportTransferFailure, requestJson, uploadFile, type UploadHandle } from './transfer';
 
 // The upload queue: one file per request, a few at a time, each with its own progress and cancel.
@@ -18,6 +18,8 @@ export interface UploadItem {
   loaded: number;
   status: UploadStatus;
   error?: string;
+  /** Once done: the id of the file the server made (a picker chooses it). */
+  fileId?: string;
 }
 
 /** A file to upload and the folders it sits in, relative to the drop target (["photos", "2024"]). */
@@ -30,7 +32,7 @@ export interface PendingFile {
 interface Job {
   file: File;
   folderId: string | null;
-  handle?: UploadHandle<unknown>;
+  handle?: UploadHandle<UploadOut>;
 }
 
 export const UPLOAD_CONCURRENCY = 3;
@@ -165,11 +167,11 @@ export class UploadManager {
     const job = this.jobs.get(id)!;
     this.running += 1;
     this.update(id, { status: 'uploading' });
-    job.handle = uploadFile(job.file, job.file.name, job.folderId, ({ loaded }) => this.update(id, { loaded: Math.min(loaded, job.file.size) }));
+    job.handle = uploadFile<UploadOut>(job.file, job.file.name, job.folderId, ({ loaded }) => this.update(id, { loaded: Math.min(loaded, job.file.size) }));
     job.handle.promise
       .then(
-        () => {
-          this.update(id, { status: 'done', loaded: job.file.size });
+        (answer) => {
+          this.update(id, { status: 'done', loaded: job.file.size, fileId: answer?.items?.[0]?.id });
           this.refresh(job.folderId);
         },
         (err: unknown) => {

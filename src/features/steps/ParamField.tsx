@@ -1,6 +1,5 @@
 import {
   Box,
-  Button,
   CloseButton,
   Field,
   Flex,
@@ -9,15 +8,16 @@ import {
   NativeSelect,
   Switch,
   Tag,
-  Text,
   Textarea,
 } from '@chakra-ui/react';
-import { memo, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
-import { LuBraces } from 'react-icons/lu';
+import { memo, useId, useRef, useState, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { VariableFields } from '../variables/variablesApi';
+import { InsertReference } from './InsertReference';
 import { optionLabel } from './optionLabel';
+import { PickerControl } from './PickerControl';
+import { isPickedType, type PickedType } from './pickerSources';
 
 // One control per param type, chosen from the step type's param schema (ParamType): the form is
 // generated, never written per step type.
@@ -31,92 +31,6 @@ export interface ControlProps {
   references: VariableFields | undefined;
 }
 
-/** "Insert variable or field": adds {{var.NAME}} / {{field.NAME}} at the cursor of a text control.
- *  A small list of buttons (not a floating menu), so it works the same with keyboard and touch. */
-function InsertReference({ references, onInsert }: { references: VariableFields | undefined; onInsert: (text: string) => void }) {
-  const intl = useIntl();
-  const [open, setOpen] = useState(false);
-  const variables = references?.variables ?? [];
-  const fields = references?.fields ?? [];
-  const group = (title: string, items: { reference: string; hint?: string }[], emptyText: string) => (
-    <Box>
-      <Text textStyle="xs" fontWeight="semibold" color="fg.muted" px="2" pt="1.5" pb="1">
-        {title}
-      </Text>
-      {items.length === 0 ? (
-        <Text textStyle="xs" color="fg.subtle" px="2" pb="1.5">
-          {emptyText}
-        </Text>
-      ) : (
-        items.map((item) => (
-          <Button
-            key={item.reference}
-            role="menuitem"
-            variant="ghost"
-            size="xs"
-            w="full"
-            justifyContent="space-between"
-            fontFamily="mono"
-            fontWeight="normal"
-            onClick={() => {
-              onInsert(item.reference);
-              setOpen(false);
-            }}
-          >
-            {item.reference}
-            {item.hint && (
-              <Text as="span" color="fg.subtle" fontFamily="body">
-                {item.hint}
-              </Text>
-            )}
-          </Button>
-        ))
-      )}
-    </Box>
-  );
-  return (
-    <Box
-      position="relative"
-      onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') setOpen(false);
-      }}
-    >
-      <Button size="2xs" variant="ghost" colorPalette="brand" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen((o) => !o)}>
-        <LuBraces aria-hidden />
-        {intl.formatMessage({ id: 'params.insert' })}
-      </Button>
-      {open && (
-        <Box
-          role="menu"
-          position="absolute"
-          right="0"
-          top="full"
-          mt="1"
-          zIndex="dropdown"
-          bg="bg.panel"
-          borderWidth="1px"
-          rounded="lg"
-          shadow="lg"
-          minW="60"
-          maxH="72"
-          overflowY="auto"
-          p="1"
-        >
-          {group(
-            intl.formatMessage({ id: 'params.insert.variables' }),
-            variables.map((v) => ({ reference: v.reference, hint: v.type })),
-            intl.formatMessage({ id: 'params.insert.noVariables' }),
-          )}
-          {group(intl.formatMessage({ id: 'params.insert.fields' }), fields, references?.notes[0] ?? intl.formatMessage({ id: 'params.insert.noFields' }))}
-        </Box>
-      )}
-    </Box>
-  );
-}
-
 /** How each text param's box looks: prose (a prompt) wraps and is spell-checked; a SQL
  *  expression is a few monospace lines; code is a monospace editor that keeps its own line breaks. */
 const textLooks = {
@@ -126,9 +40,9 @@ const textLooks = {
 } as const;
 
 function TextWithReferences({ param, id, value, invalid, onChange, references }: ControlProps) {
+  const look = textLooks[param.type as keyof typeof textLooks] ?? textLooks.template;
   const ref = useRef<HTMLTextAreaElement>(null);
   const text = String(value ?? '');
-  const look = textLooks[param.type as keyof typeof textLooks] ?? textLooks.template;
   const insert = (snippet: string) => {
     if (!snippet) return;
     const el = ref.current;
@@ -178,7 +92,7 @@ function StringControl({ param, id, value, onChange, references }: ControlProps)
         maxLength={param.max_length}
         onChange={(e) => onChange(e.target.value)}
         list={columnList.length ? listId : undefined}
-        fontFamily={param.type === 'file' || param.type === 'dataset' ? 'mono' : undefined}
+        fontFamily={param.type === 'dataset' ? 'mono' : undefined}
         data-param-type={param.type}
         autoComplete="off"
       />
@@ -303,10 +217,11 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
   );
 }
 
-const controls: Record<ParamOut['type'], ComponentType<ControlProps>> = {
+/** file and folder params are chosen in a picker (PickerControl, pickerSources.tsx). */
+const controls: Record<Exclude<ParamOut['type'], PickedType>, ComponentType<ControlProps>> = {
   string: StringControl,
   column: StringControl,
-  file: StringControl,
+  // Datasets arrive with issue 6/8; then they become a picker source too.
   dataset: StringControl,
   number: NumberControl,
   boolean: () => null,
@@ -355,8 +270,7 @@ export const ParamField = memo(function ParamField({ param, value, error, refere
     );
   }
 
-  const Control = controls[param.type] ?? StringControl;
-  return (
+  const field = (control: ReactNode) => (
     <Field.Root invalid={Boolean(error)} required={param.required} data-param={param.name}>
       <HStack w="full" justify="space-between">
         <Field.Label htmlFor={id}>
@@ -364,8 +278,14 @@ export const ParamField = memo(function ParamField({ param, value, error, refere
           <Field.RequiredIndicator />
         </Field.Label>
       </HStack>
-      <Control param={param} id={id} value={value} invalid={Boolean(error)} onChange={change} references={references} />
+      {control}
       {error ? <Field.ErrorText>{error}</Field.ErrorText> : help ? <Field.HelperText>{help}</Field.HelperText> : null}
     </Field.Root>
   );
+  const controlProps: ControlProps = { param, id, value, invalid: Boolean(error), onChange: change, references };
+  // A picker puts its dialog beside the field, not inside it: the field's context (invalid,
+  // required, ids) would otherwise reach the dialog's own inputs through the portal.
+  if (isPickedType(param.type)) return <PickerControl {...controlProps} type={param.type} field={field} />;
+  const Control = controls[param.type] ?? StringControl;
+  return field(<Control {...controlProps} />);
 });

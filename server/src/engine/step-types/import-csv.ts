@@ -8,7 +8,7 @@ export const importCsv: StepTypeDescription = {
   category: 'source',
   tags: ['import', 'csv', 'file', 'source'],
   params: [
-    { name: 'file', type: 'file', label: 'CSV file', help: 'The CSV file to read, chosen from your files.', required: true },
+    { name: 'file', type: 'file', label: 'CSV file', help: 'The CSV file to read, chosen from your files.', required: true, accept: ['.csv'] },
     {
       name: 'delimiter',
       type: 'enum',

@@ -8,7 +8,7 @@ export const importFolder: StepTypeDescription = {
   category: 'source',
   tags: ['import', 'folder', 'file', 'documents', 'source'],
   params: [
-    { name: 'folder', type: 'file', label: 'Folder', help: 'The folder to read, chosen from your files.', required: true },
+    { name: 'folder', type: 'folder', label: 'Folder', help: 'The folder to read, chosen from your files.', required: true },
     {
       name: 'pattern',
       type: 'string',

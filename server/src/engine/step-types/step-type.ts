@@ -14,9 +14,10 @@ import { StringEnum } from '../../lib/typebox';
 /**
  * `expression` is a SQL expression over the input's columns (filter conditions, formula columns),
  * parsed and checked by `engine/expressions`; `code` is JavaScript source (the code step), which
- * only its sandbox reads.
+ * only its sandbox reads. `file` and `folder` name one of the user's own files or folders by id,
+ * `dataset` a dataset.
  */
-export const ParamType = StringEnum(['string', 'number', 'boolean', 'enum', 'column', 'columns', 'expression', 'code', 'template', 'file', 'dataset', 'secret', 'json']);
+export const ParamType = StringEnum(['string', 'number', 'boolean', 'enum', 'column', 'columns', 'expression', 'code', 'template', 'file', 'folder', 'dataset', 'secret', 'json']);
 export type ParamType = Static<typeof ParamType>;
 
 export const ParamSpec = Type.Object({
@@ -33,6 +34,9 @@ export const ParamSpec = Type.Object({
   max_length: Type.Optional(Type.Integer({ description: 'string/template/expression/code: longest accepted text' })),
   input_index: Type.Optional(Type.Integer({ description: 'column/columns: which input (0-based) the columns come from; join has two' })),
   same_length_as: Type.Optional(Type.String({ description: "columns: must list as many columns as this param (join's key columns pair up)" })),
+  accept: Type.Optional(
+    Type.Array(Type.String({ pattern: '^\\.[a-z0-9]+$' }), { description: 'file: the name endings (lower case, e.g. ".csv") of the files the step reads; absent: any file' }),
+  ),
 });
 export type ParamSpec = Static<typeof ParamSpec>;
 

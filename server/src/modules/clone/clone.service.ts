@@ -22,9 +22,9 @@ export class CloneService {
 
   /**
    * A copy in the caller's account: of their own workflow as it is now, or of someone else's as it
-   * was published (without secret values, and without the files and datasets of its author, which
-   * `dropped` lists so the caller can say what needs setting again). Anything else answers 404, as
-   * a missing workflow.
+   * was published (without secret values, and without the files, folders and datasets of its
+   * author, which `dropped` lists so the caller can say what needs setting again). Anything else
+   * answers 404, as a missing workflow.
    */
   async cloneWorkflow(
     userId: string,
@@ -48,15 +48,15 @@ export class CloneService {
     return { workflow, dropped };
   }
 
-  /** Which of these ids name the user's own files or folders (a `file` param names either), or datasets. */
-  private async ownedAmong(userId: string, ids: { file: string[]; dataset: string[] }): Promise<OwnedIds> {
+  /** Which of these ids name the user's own files, folders and datasets. */
+  private async ownedAmong(userId: string, ids: ReturnType<typeof candidateIds>): Promise<OwnedIds> {
     const [files, folders] = await Promise.all([
       new FilesRepository(this.db).findManyOwned(userId, ids.file),
-      new FoldersRepository(this.db).findManyOwned(userId, ids.file),
+      new FoldersRepository(this.db).findManyOwned(userId, ids.folder),
     ]);
     // Datasets have no owner on record until the run engine writes them (issue 4/6), so none named
     // by another account's workflow can be the caller's: each such param is dropped.
-    return { file: new Set([...files, ...folders].map((row) => row.id)), dataset: new Set() };
+    return { file: new Set(files.map((row) => row.id)), folder: new Set(folders.map((row) => row.id)), dataset: new Set() };
   }
 
   /**

@@ -146,4 +146,19 @@ describe("clone: another author's files and datasets", () => {
     const moved = await alice.ok('POST', `/workflow-steps/${load.id}/clone?workflow_id=${other.id}`);
     expect(moved.param_inputs).toMatchObject({ file: fileId });
   });
+
+  it("drops the author's folder from a folder param", async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/files/folders', headers: aliceAuth, payload: { name: 'Invoices' } });
+    const folderId = res.json().id;
+    const wf = await alice.createWorkflow('Read invoices');
+    await alice.addStep(wf.id, 'import_folder', { name: 'Invoices in', param_inputs: { folder: folderId, pattern: '*.pdf' } });
+    await alice.ok('POST', `/workflows/${wf.id}/publish`);
+
+    const copy = await bob.call('POST', `/workflows/${wf.id}/clone`);
+    expect(copy.status).toBe(201);
+    expect(stepNamed(copy.body, 'Invoices in').param_inputs).toEqual({ pattern: '*.pdf', recursive: true, include_content: false });
+    expect(copy.body.warnings).toEqual(['"Invoices in" needs settings again: Folder. The original used files or datasets of its author, which stay theirs.']);
+    // The author's own copy keeps the folder.
+    expect(stepNamed((await alice.call('POST', `/workflows/${wf.id}/clone`)).body, 'Invoices in').param_inputs).toMatchObject({ folder: folderId });
+  });
 });

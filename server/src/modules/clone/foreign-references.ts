@@ -9,21 +9,18 @@ import { cloneJson } from '../../lib/json-values';
  * owner has is looked up by the caller (`CloneRepository`).
  */
 
-/** Param types whose value names something a user owns (the import_folder's folder is a `file` param). */
-const OWNED_KINDS = ['file', 'dataset'] as const;
+/** Param types whose value names something a user owns. */
+const OWNED_KINDS = ['file', 'folder', 'dataset'] as const;
 type OwnedKind = (typeof OWNED_KINDS)[number];
 const namesOwnedThing = (spec: ParamSpec): spec is ParamSpec & { type: OwnedKind } => (OWNED_KINDS as readonly string[]).includes(spec.type);
 
-export interface OwnedIds {
-  /** Files and folders of the new owner. */
-  file: ReadonlySet<string>;
-  dataset: ReadonlySet<string>;
-}
+/** Of the candidate ids, those the new owner has, by kind: a file id in a folder param is foreign. */
+export type OwnedIds = Record<OwnedKind, ReadonlySet<string>>;
 
 export interface Dropped {
   /** Steps that lost params: their name and type, and the names of the params removed. */
   steps: { name: string; stepType: string; params: string[] }[];
-  /** Variables whose value was cleared because a file or dataset param read its id from them. */
+  /** Variables whose value was cleared because a file, folder or dataset param read its id from them. */
   variables: string[];
 }
 
@@ -40,9 +37,9 @@ function textOf(value: string | null): string | null {
   }
 }
 
-/** Every id the snapshot's file and dataset params name, directly or through a variable. */
-export function candidateIds(snapshot: WorkflowSnapshot): { file: string[]; dataset: string[] } {
-  const found: Record<OwnedKind, Set<string>> = { file: new Set(), dataset: new Set() };
+/** Every id the snapshot's file, folder and dataset params name, directly or through a variable. */
+export function candidateIds(snapshot: WorkflowSnapshot): Record<OwnedKind, string[]> {
+  const found: Record<OwnedKind, Set<string>> = { file: new Set(), folder: new Set(), dataset: new Set() };
   const variables = new Map(snapshot.variables.map((v) => [v.name, v]));
   for (const step of snapshot.steps) {
     for (const spec of getStepType(step.step_type)?.params.filter(namesOwnedThing) ?? []) {
@@ -53,7 +50,7 @@ export function candidateIds(snapshot: WorkflowSnapshot): { file: string[]; data
       if (id) found[spec.type].add(id);
     }
   }
-  return { file: [...found.file], dataset: [...found.dataset] };
+  return { file: [...found.file], folder: [...found.folder], dataset: [...found.dataset] };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   DeletedOut,
   DirectUploadOut,
   DownloadQuery,
+  FileDetailOut,
   FileIdParams,
   FileWithNotices,
   FolderContentsOut,
@@ -98,6 +99,12 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const file = await directUploads.confirm(currentUser(req).id, req.body);
       return reply.code(201).send({ ...file, message: req.t('server.files.uploaded', { count: 1 }) });
     },
+  );
+
+  app.get(
+    '/files/:id',
+    { schema: { tags, summary: 'A file and the folders it sits in (what a step naming the file shows)', params: IdParams, response: { 200: FileDetailOut } } },
+    async (req) => files.describe(currentUser(req).id, req.params.id),
   );
 
   app.put(

@@ -32,6 +32,13 @@ export const FolderOut = Type.Object({
 });
 export type FolderOut = Static<typeof FolderOut>;
 
+/** The folders from the top level down to the one holding the file (empty: the top level). */
+const FolderPath = Type.Array(Type.Object({ id: Type.String(), name: Type.String() }));
+
+/** One file and where it is: what a step's settings show for the file they name. */
+export const FileDetailOut = Type.Object({ ...FileOut.properties, path: FolderPath });
+export type FileDetailOut = Static<typeof FileDetailOut>;
+
 export const FileWithNotices = Type.Object({ ...FileOut.properties, ...Notices });
 export const FolderWithNotices = Type.Object({ ...FolderOut.properties, ...Notices });
 
@@ -123,7 +130,7 @@ export const FolderContentsOut = Type.Object({
   /** null for the top level. */
   folder: Type.Union([FolderOut, Type.Null()]),
   /** Breadcrumbs: top-level folder first, this folder last (empty at the top level). */
-  path: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+  path: FolderPath,
   /** Folders first, then files, paged together. */
   items: Type.Array(FolderEntry),
   total: Type.Integer(),

@@ -9,7 +9,8 @@ import { fileKey, ObjectNotFoundError, type ByteRange, type Storage } from '../.
 import { bulkDownload } from './bulk-download';
 import { FileRules, folderRef, toFileOut } from './file-rules';
 import { FilesRepository, UsageEventsRepository, type FileRow } from './files.repository';
-import type { BulkDownloadIn, FileOut } from './files.schemas';
+import type { BulkDownloadIn, FileDetailOut, FileOut } from './files.schemas';
+import { FoldersRepository } from './folders.repository';
 import { checkName } from './names';
 import { sniffContentType } from './sniff';
 import { UploadLimitError, UploadMeter } from './upload-meter';
@@ -31,11 +32,13 @@ type Services = { db: Db; storage: Storage; config: Config; log: Log };
  */
 export class FilesService {
   private readonly files: FilesRepository;
+  private readonly folders: FoldersRepository;
   private readonly usage: UsageEventsRepository;
   private readonly rules: FileRules;
 
   constructor(private readonly s: Services) {
     this.files = new FilesRepository(s.db);
+    this.folders = new FoldersRepository(s.db);
     this.usage = new UsageEventsRepository(s.db);
     this.rules = new FileRules(s.db, s.config);
   }
@@ -46,6 +49,13 @@ export class FilesService {
     const file = await this.files.findOwned(userId, id);
     if (!file) throw notFound('server.files.fileNotFound');
     return file;
+  }
+
+  /** The file and the folders it sits in, top level first. */
+  async describe(userId: string, id: string): Promise<FileDetailOut> {
+    const file = await this.requireFile(userId, id);
+    const path = file.folder_id ? await this.folders.ancestry(userId, file.folder_id) : [];
+    return { ...toFileOut(file), path: path.map((folder) => ({ id: folder.id, name: folder.name })) };
   }
 
   // ---- multipart upload ----

@@ -190,6 +190,20 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     expect((await api.call('GET', `/folders/${q3.id}?sort=size&order=desc`)).json().items.map((i: { name: string }) => i.name)).toEqual(['Sub', 'a.csv', 'b.csv']);
     const root = (await api.call('GET', '/folders/root')).json();
     expect(root).toMatchObject({ folder: null, path: [], folder_count: 2 });
+    // One file by id, with the folders it sits in: what a step's settings show for the file they name.
+    expect((await api.call('GET', `/files/${a.id}`)).json()).toMatchObject({
+      id: a.id,
+      name: 'a.csv',
+      folder_id: q3.id,
+      size: 2,
+      checksum_sha256: a.checksum_sha256,
+      path: [
+        { id: reports.id, name: 'Reports' },
+        { id: q3.id, name: 'Q3' },
+      ],
+    });
+    const [top] = (await api.upload([{ name: 'top.csv', data: 't' }])).json().items;
+    expect((await api.call('GET', `/files/${top.id}`)).json()).toMatchObject({ id: top.id, name: 'top.csv', folder_id: null, path: [] });
 
     // Rename: a taken name is refused; move: a taken name gets a suffix.
     expect((await api.call('PUT', `/files/${a.id}/rename`, { name: 'b.csv' })).statusCode).toBe(409);
@@ -360,6 +374,7 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
       [missing, missing, missing],
     ]) {
       const calls = [
+        bob.call('GET', `/files/${fileId}`),
         bob.call('GET', `/files/${fileId}/download`),
         bob.call('PUT', `/files/${fileId}/move`, { folder_id: null }),
         bob.call('PUT', `/files/${fileId}/rename`, { name: 'mine.txt' }),

@@ -1,10 +1,11 @@
 import { defaultParams, validateParams } from '../../engine/params';
 import { getStepType } from '../../engine/step-types';
-import type { StepTypeDescription } from '../../engine/step-types/step-type';
+import type { ParamSpec, StepTypeDescription } from '../../engine/step-types/step-type';
 import { ValidationFailed, type Problem } from '../../lib/errors';
-import { isReference } from '../../engine/params';
+import { acceptsFile, isReference } from '../../engine/params';
 import type { Db } from '../../db/database';
 import { FilesRepository } from '../files/files.repository';
+import { FoldersRepository } from '../files/folders.repository';
 import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
 
 // Rules for steps that need the catalogue: which type, which params, which name.
@@ -51,16 +52,31 @@ export function nextPosition(snapshot: WorkflowSnapshot, after?: StepState): { x
 export const defaultsOf = (type: StepTypeDescription) => defaultParams(type);
 
 /**
- * A `file` param must name one of the caller's own files: another user's id is refused exactly like
- * a missing one, so a workflow can never be pointed at someone else's data.
+ * A `file` param must name one of the caller's own files, a `folder` param one of their folders:
+ * another user's id is refused exactly like a missing one, so a workflow can never be pointed at
+ * someone else's data. A file where a folder belongs (or the other way round) gets its own message,
+ * and so does a file of a kind the step cannot read (its `accept`, e.g. a .txt for import_csv).
  */
-export async function checkFileParams(db: Db, userId: string, type: StepTypeDescription, values: Record<string, unknown>): Promise<void> {
+export async function checkOwnedParams(db: Db, userId: string, type: StepTypeDescription, values: Record<string, unknown>): Promise<void> {
   const files = new FilesRepository(db);
+  const folders = new FoldersRepository(db);
   const problems: Problem[] = [];
   for (const spec of type.params) {
     const value = values[spec.name];
-    if (spec.type !== 'file' || typeof value !== 'string' || !value.trim() || isReference(value)) continue;
-    if (!(await files.findOwned(userId, value))) problems.push({ key: 'server.params.fileNotFound', loc: ['body', 'param_inputs', spec.name] });
+    if ((spec.type !== 'file' && spec.type !== 'folder') || typeof value !== 'string' || !value.trim() || isReference(value)) continue;
+    const problem = spec.type === 'file' ? await fileProblem(spec, value) : await folderProblem(value);
+    if (problem) problems.push({ ...problem, loc: ['body', 'param_inputs', spec.name] });
   }
   if (problems.length) throw new ValidationFailed(problems);
+
+  async function fileProblem(spec: ParamSpec, id: string): Promise<Omit<Problem, 'loc'> | null> {
+    const file = await files.findOwned(userId, id);
+    if (file) return acceptsFile(spec, file.name) ? null : { key: 'server.params.fileKind', values: { kinds: spec.accept!.join(', ') } };
+    return { key: (await folders.findOwned(userId, id)) ? 'server.params.folderNotFile' : 'server.params.fileNotFound' };
+  }
+
+  async function folderProblem(id: string): Promise<Omit<Problem, 'loc'> | null> {
+    if (await folders.findOwned(userId, id)) return null;
+    return { key: (await files.findOwned(userId, id)) ? 'server.params.fileNotFolder' : 'server.params.folderNotFound' };
+  }
 }

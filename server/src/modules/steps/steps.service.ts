@@ -8,7 +8,7 @@ import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
 import { toStepOut } from '../workflows/workflow-views';
 import { WorkflowsRepository } from '../workflows/workflows.repository';
 import { editorFor } from '../workflows/workflows.service';
-import { checkFileParams, checkParams, defaultsOf, nextPosition, stepTypeOrFail, uniqueStepName } from './step-rules';
+import { checkOwnedParams, checkParams, defaultsOf, nextPosition, stepTypeOrFail, uniqueStepName } from './step-rules';
 import type { StepCreateIn, StepOut, StepUpdateIn } from './steps.schemas';
 import { StepsRepository } from './steps.repository';
 
@@ -57,7 +57,7 @@ export class StepsService {
     // required params).
     checkParams(type, params, 'merge');
     const typeName = (language === 'zh-CN' ? type.i18n?.['zh-CN']?.name : undefined) ?? type.name;
-    await checkFileParams(this.db, ctx.userId, type, params);
+    await checkOwnedParams(this.db, ctx.userId, type, params);
     const { workflow, result } = await this.editor.edit(ctx, (step: StepState) => ({ key: 'server.history.msg.stepAdded', values: { name: step.name } }), (draft) => {
       const after = input.after_step_id ? findStep(draft, input.after_step_id) : undefined;
       const step: StepState = {
@@ -81,7 +81,7 @@ export class StepsService {
 
   async update(userId: string, stepId: string, expectedVersion: number | undefined, patch: StepUpdateIn): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
-    if (patch.param_inputs) await this.checkFiles(userId, stepId, patch.param_inputs);
+    if (patch.param_inputs) await this.checkOwnedIds(userId, stepId, patch.param_inputs);
     return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.stepUpdated', (step) => {
       if (patch.param_inputs !== undefined) checkParams(stepTypeOrFail(step.step_type), patch.param_inputs, 'replace');
       if (patch.name !== undefined) step.name = patch.name.trim();
@@ -94,7 +94,7 @@ export class StepsService {
   /** Replaces every param value (PATCH …/param-inputs). */
   async replaceParams(userId: string, stepId: string, expectedVersion: number | undefined, values: Record<string, unknown>): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
-    await this.checkFiles(userId, stepId, values);
+    await this.checkOwnedIds(userId, stepId, values);
     return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.paramsChanged', (step) => {
       checkParams(stepTypeOrFail(step.step_type), values, 'replace');
       step.param_inputs = values;
@@ -104,7 +104,7 @@ export class StepsService {
   /** Merges the given values into the current ones; a null value removes that param (PATCH …/partial). */
   async mergeParams(userId: string, stepId: string, expectedVersion: number | undefined, values: Record<string, unknown>): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
-    await this.checkFiles(userId, stepId, values);
+    await this.checkOwnedIds(userId, stepId, values);
     return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.paramsChanged', (step) => {
       checkParams(stepTypeOrFail(step.step_type), values, 'merge', step.param_inputs);
       const merged = { ...step.param_inputs };
@@ -128,10 +128,10 @@ export class StepsService {
     return workflowId;
   }
 
-  private async checkFiles(userId: string, stepId: string, values: Record<string, unknown>): Promise<void> {
+  private async checkOwnedIds(userId: string, stepId: string, values: Record<string, unknown>): Promise<void> {
     const type = await this.steps.stepTypeOf(stepId);
     const description = type ? getStepType(type) : undefined;
-    if (description) await checkFileParams(this.db, userId, description, values);
+    if (description) await checkOwnedParams(this.db, userId, description, values);
   }
 
   private async change(ctx: EditContext, stepId: string, messageKey: string, mutate: (step: StepState) => void): Promise<StepResult> {

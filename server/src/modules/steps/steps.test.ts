@@ -186,4 +186,74 @@ describe('file params', () => {
     expect(created.status).toBe(422);
     expect((await api.ok('GET', `/workflow-steps/${ok.body.id}`)).param_inputs.file).toBe(mine);
   });
+
+  async function folder(auth: { authorization: string }, name: string): Promise<string> {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/files/folders', headers: auth, payload: { name } });
+    expect(res.statusCode).toBe(201);
+    return res.json().id;
+  }
+
+  /** The 422 a partial param change answers, in English and in Chinese. */
+  async function refusal(auth: { authorization: string }, stepId: string, param_inputs: Record<string, unknown>) {
+    const say = async (language: string) => {
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/workflow-steps/${stepId}/param-inputs/partial`,
+        headers: { ...auth, 'accept-language': language },
+        payload: { param_inputs },
+      });
+      expect(res.statusCode).toBe(422);
+      return res.json().errors;
+    };
+    return { en: await say('en'), zh: await say('zh-CN') };
+  }
+
+  it("takes one of my folders for a folder param, and refuses a file, someone else's folder or a missing one", async () => {
+    const me = await signedInUser(t.app);
+    const them = await signedInUser(t.app);
+    const api = workflowClient(t.app, me.auth);
+    const reports = await folder(me.auth, 'Reports');
+    const theirs = await folder(them.auth, 'Theirs');
+    const csv = await upload(me.auth, 'customers.csv');
+    const wf = await api.createWorkflow();
+
+    const step = await api.addStep(wf.id, 'import_folder', { param_inputs: { folder: reports } });
+    expect(step.param_inputs.folder).toBe(reports);
+    expect(await refusal(me.auth, step.id, { folder: csv })).toEqual({
+      en: [{ msg: 'This is a file: choose a folder.', loc: ['body', 'param_inputs', 'folder'] }],
+      zh: [{ msg: '这是一个文件：请选择一个文件夹。', loc: ['body', 'param_inputs', 'folder'] }],
+    });
+    for (const id of [theirs, 'no-such-folder']) {
+      expect(await refusal(me.auth, step.id, { folder: id })).toEqual({
+        en: [{ msg: 'There is no such folder among your files.', loc: ['body', 'param_inputs', 'folder'] }],
+        zh: [{ msg: '你的文件中没有这个文件夹。', loc: ['body', 'param_inputs', 'folder'] }],
+      });
+    }
+    const created = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'import_folder', param_inputs: { folder: theirs } });
+    expect([created.status, created.body.errors?.[0]?.loc]).toEqual([422, ['body', 'param_inputs', 'folder']]);
+    // A whole replacement is checked the same way; a variable's value is only known at run time.
+    const replaced = await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs`, { param_inputs: { folder: csv } });
+    expect([replaced.status, replaced.body.errors?.[0]?.msg]).toEqual([422, 'This is a file: choose a folder.']);
+    expect((await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { folder: '{{var.inbox}}' } })).status).toBe(200);
+  });
+
+  it('refuses a folder, or a file the step cannot read, for a file param', async () => {
+    const me = await signedInUser(t.app);
+    const api = workflowClient(t.app, me.auth);
+    const reports = await folder(me.auth, 'Reports');
+    const notes = await upload(me.auth, 'notes.txt');
+    const shouting = await upload(me.auth, 'SALES.CSV');
+    const wf = await api.createWorkflow();
+    const step = await api.addStep(wf.id, 'import_csv');
+
+    expect(await refusal(me.auth, step.id, { file: reports })).toEqual({
+      en: [{ msg: 'This is a folder: choose a file.', loc: ['body', 'param_inputs', 'file'] }],
+      zh: [{ msg: '这是一个文件夹：请选择一个文件。', loc: ['body', 'param_inputs', 'file'] }],
+    });
+    expect(await refusal(me.auth, step.id, { file: notes })).toEqual({
+      en: [{ msg: 'This step reads only .csv files: choose one of those.', loc: ['body', 'param_inputs', 'file'] }],
+      zh: [{ msg: '此步骤只能读取 .csv 文件：请选择这类文件。', loc: ['body', 'param_inputs', 'file'] }],
+    });
+    expect((await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { file: shouting } })).status).toBe(200);
+  });
 });

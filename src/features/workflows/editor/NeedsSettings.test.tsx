@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import type { FolderContentsOut } from '../../../../server/src/modules/files/files.schemas';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
@@ -41,6 +42,20 @@ const filter: StepInfoOut = {
 const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: { delimiter: 'semicolon' }, inputs: [], position: { x: 0, y: 0 } };
 const keep: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Big ones', param_inputs: { condition: 'amount > 5' }, inputs: ['s-1'], position: { x: 0, y: 140 } };
 
+const at = '2026-11-20T10:00:00.000Z';
+const mine = { id: 'f-mine', name: 'mine.csv', folder_id: null, size: 10, content_type: 'text/csv', checksum_sha256: 'a'.repeat(64), created_at: at, updated_at: at };
+const myFiles: FolderContentsOut = {
+  folder: null,
+  path: [],
+  items: [{ type: 'file', ...mine }],
+  total: 1,
+  page: 1,
+  page_size: 100,
+  folder_count: 0,
+  file_count: 1,
+  storage: { used_bytes: 10, quota_bytes: 1024, max_file_bytes: 1024 },
+};
+
 function workflowWith(steps: StepOut[], version = 1): WorkflowOut {
   return {
     id: 'w-1',
@@ -78,6 +93,7 @@ describe('a step that needs settings', () => {
       http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
       http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
+      http.get(api('/files/folders/root'), () => HttpResponse.json(myFiles)),
       http.patch(api('/workflow-steps/s-1/param-inputs/partial'), async ({ request }) => {
         saved = await request.json();
         const step = { ...load, param_inputs: { ...load.param_inputs, ...(saved as { param_inputs: object }).param_inputs } };
@@ -108,7 +124,11 @@ describe('a step that needs settings', () => {
     expect(within(form.querySelector('[data-param="delimiter"]') as HTMLElement).queryByText('This setting is required.')).not.toBeInTheDocument();
 
     // Choosing one of my files clears the marks.
-    await user.type(within(fileField).getByLabelText(/CSV file/), 'f-mine');
+    await user.click(within(fileField).getByRole('button', { name: 'Choose CSV file' }));
+    const picker = await screen.findByRole('dialog', { name: 'CSV file' });
+    await user.click(await within(picker).findByRole('button', { name: 'mine.csv' }));
+    await user.click(within(picker).getByRole('button', { name: 'Choose file' }));
+    await waitFor(() => expect(within(fileField).getByRole('textbox', { name: /^CSV file/ })).toHaveValue('mine.csv'));
     expect(within(fileField).queryByText('This setting is required.')).not.toBeInTheDocument();
     await user.click(within(form).getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(saved).toEqual({ param_inputs: { file: 'f-mine' } }));

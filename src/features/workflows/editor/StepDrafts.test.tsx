@@ -70,6 +70,9 @@ describe('unsaved step settings', () => {
       http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
       http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
+      http.get(api('/files/files/f-1'), () =>
+        HttpResponse.json({ type: 'file', id: 'f-1', name: 'sales.csv', folder_id: null, size: 2048, content_type: 'text/csv', checksum_sha256: 'a'.repeat(64), created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z', path: [] }),
+      ),
       http.patch(api('/workflow-steps/s-2/param-inputs/partial'), async ({ request }) => {
         const body = (await request.json()) as { param_inputs: Record<string, unknown> };
         sent.push(body);
@@ -97,7 +100,7 @@ describe('unsaved step settings', () => {
     expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
 
     await open('Load sales');
-    expect(await screen.findByLabelText(/CSV file/)).toHaveValue('f-1');
+    expect(await screen.findByDisplayValue('sales.csv')).toHaveAttribute('id', 'param-file');
     expect(screen.queryByText('Unsaved changes')).not.toBeInTheDocument();
     const marker = within(nodeNamed('Big ones')).getByTestId('step-unsaved');
     expect(marker).toHaveTextContent('Unsaved');
