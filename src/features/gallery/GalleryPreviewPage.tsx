@@ -12,6 +12,7 @@ import { LocaleLink } from '../../i18n/LocaleLink';
 import { useLocalePath } from '../../i18n/useLocale';
 import { selectAuth } from '../auth/authSlice';
 import { useCloneWorkflowMutation } from '../clone/cloneApi';
+import { optionLabel } from '../steps/optionLabel';
 import { lookOf } from '../workflows/editor/categories';
 import type { NodeTypeInfo } from '../workflows/editor/graph';
 import { StepCanvas } from '../workflows/editor/StepCanvas';
@@ -44,6 +45,7 @@ function ParamValue({ param }: { param: PublicParam }) {
   const { value } = param;
   let text: string;
   if (value === null || value === undefined || value === '') text = '—';
+  else if (param.type === 'enum' && typeof value === 'string') text = optionLabel(intl, value);
   else if (typeof value === 'boolean') text = intl.formatMessage({ id: value ? 'gallery.preview.yes' : 'gallery.preview.no' });
   else if (Array.isArray(value) && value.every((v) => typeof v !== 'object')) text = value.join(', ');
   else if (typeof value === 'object') text = JSON.stringify(value, null, 2);
@@ -244,7 +246,7 @@ export function GalleryPreviewPage() {
 
       <Flex gap="4" direction={{ base: 'column', lg: 'row' }} align="stretch">
         <Box
-          flex="1"
+          flex={{ base: 'none', lg: '1' }}
           minW="0"
           h={{ base: '24rem', lg: '36rem' }}
           bg="canvas"
