@@ -96,8 +96,9 @@ describe('workflow builder', () => {
       expect(steps.map((s) => s.step_type).sort()).toEqual(['filter', 'import_csv']);
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="step-node"]').length === 2);
 
-      // Publish.
+      // Publish: the dialog says what will be public first.
       await page.getByText('Publish', { exact: true }).click();
+      await page.getByRole('dialog', { name: 'Publish to the gallery' }).getByRole('button', { name: 'Publish', exact: true }).click();
       await seeNotice(page, 'Published to the gallery.');
 
       // Anyone can see it in the gallery, signed out.
@@ -221,6 +222,7 @@ describe('workflow editor layout and theme', () => {
     await rename.waitFor();
     expect(await rename.getAttribute('title')).toBe(long.slice(0, 200));
     await page.getByText('Publish', { exact: true }).click();
+    await page.getByRole('dialog', { name: 'Publish to the gallery' }).getByRole('button', { name: 'Publish', exact: true }).click();
     await seeNotice(page, 'Published to the gallery.');
 
     const box = async (name: string | RegExp) => (await page.getByText(name, { exact: true }).first().boundingBox())!;

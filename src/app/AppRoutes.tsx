@@ -18,6 +18,7 @@ const ForgotPasswordPage = lazyComponent(() => import('../features/auth/ForgotPa
 const ResetPasswordPage = lazyComponent(() => import('../features/auth/ResetPasswordPage').then((m) => m.ResetPasswordPage));
 const NotFoundPage = lazyComponent(() => import('../components/NotFoundPage').then((m) => m.NotFoundPage));
 const WorkflowEditorPage = lazyComponent(() => import('../features/workflows/editor/WorkflowEditorPage').then((m) => m.WorkflowEditorPage));
+const GalleryPreviewPage = lazyComponent(() => import('../features/gallery/GalleryPreviewPage').then((m) => m.GalleryPreviewPage));
 const FolderPage = areas.find((area) => area.id === 'files')!.Page!;
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -72,6 +73,7 @@ function LocalizedRoutes() {
       )}
       <Route path="workflows/:workflowId" element={<SignedIn Page={WorkflowEditorPage} fluid />} />
       <Route path="files/:folderId" element={<SignedIn Page={FolderPage} />} />
+      <Route path="gallery/:workflowId" element={<Public Page={GalleryPreviewPage} />} />
       <Route path="*" element={<Lazy><NotFoundPage /></Lazy>} />
     </Routes>
   );

@@ -7,6 +7,7 @@ export const publicEndpoints = new Set<string>([
   'requestPasswordReset',
   'resetPassword',
   'listPublicWorkflows',
+  'getPublicWorkflow',
 ]);
 
 export function isPublicEndpoint(endpoint: string): boolean {

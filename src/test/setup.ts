@@ -31,6 +31,20 @@ if (!('ResizeObserver' in window)) {
   }
   (window as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserverStub;
 }
+// Ark UI's press tracking makes a PointerEvent when a pressed control (a switch) loses focus, e.g.
+// to a dialog it opened; jsdom has none.
+if (!('PointerEvent' in window)) {
+  class PointerEventStub extends MouseEvent {
+    readonly pointerId: number;
+    readonly pointerType: string;
+    constructor(type: string, init: PointerEventInit = {}) {
+      super(type, init);
+      this.pointerId = init.pointerId ?? 0;
+      this.pointerType = init.pointerType ?? 'mouse';
+    }
+  }
+  (window as unknown as { PointerEvent: unknown }).PointerEvent = PointerEventStub;
+}
 window.scrollTo = () => undefined;
 Element.prototype.scrollTo = () => undefined;
 Element.prototype.scrollIntoView = () => undefined;

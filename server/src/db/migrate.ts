@@ -5,6 +5,7 @@ import * as m002 from './migrations/002_files';
 import * as m003 from './migrations/003_workflows';
 import * as m004 from './migrations/004_step_infos';
 import * as m005 from './migrations/005_history_deltas';
+import * as m006 from './migrations/006_published_version';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -19,6 +20,7 @@ const migrations: Record<string, DialectMigration> = {
   '003_workflows': m003,
   '004_step_infos': m004,
   '005_history_deltas': m005,
+  '006_published_version': m006,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -71,6 +71,8 @@ export interface WorkflowsTable {
   /** JSON string[] */
   published_tags: string | null;
   published_at: string | null;
+  /** The workflow version the published copy was taken from; null when unpublished or not recorded. */
+  published_version: number | null;
   cloned_from_id: string | null;
   clone_count: number;
   created_at: string;

@@ -1,6 +1,6 @@
-import { Avatar, Badge, Box, Button, Card, Center, EmptyState, Flex, Heading, HStack, Input, InputGroup, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Avatar, Badge, Box, Button, Card, Center, EmptyState, Flex, Heading, HStack, Input, InputGroup, Link, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { memo, useState } from 'react';
-import { LuCopy, LuLayers, LuLogIn, LuSearch, LuSparkles } from 'react-icons/lu';
+import { LuCopy, LuEye, LuLayers, LuLogIn, LuSearch, LuSparkles } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
@@ -33,7 +33,9 @@ const GalleryCard = memo(function GalleryCard({
     <Card.Root as="li" rounded="2xl" shadow="xs" borderColor="border.muted" _hover={{ shadow: 'md' }} transition="box-shadow 0.2s" aria-label={workflow.name}>
       <Card.Body gap="3">
         <Card.Title as="h2" fontSize="lg" lineClamp={1}>
-          {workflow.name}
+          <Link asChild color="fg" _hover={{ color: 'brand.fg', textDecoration: 'underline' }}>
+            <LocaleLink to={`/gallery/${workflow.id}`}>{workflow.name}</LocaleLink>
+          </Link>
         </Card.Title>
         <HStack gap="2">
           <Avatar.Root size="2xs" colorPalette="brand">
@@ -56,7 +58,7 @@ const GalleryCard = memo(function GalleryCard({
           </HStack>
         )}
       </Card.Body>
-      <Card.Footer borderTopWidth="1px" borderColor="border.muted" py="3" justifyContent="space-between" gap="3">
+      <Card.Footer borderTopWidth="1px" borderColor="border.muted" py="3" justifyContent="space-between" gap="3" flexWrap="wrap">
         <HStack gap="4" color="fg.muted" textStyle="sm">
           <HStack gap="1">
             <LuLayers aria-hidden />
@@ -67,26 +69,34 @@ const GalleryCard = memo(function GalleryCard({
             <FormattedMessage id="gallery.cloneCount" values={{ count: workflow.clone_count }} />
           </HStack>
         </HStack>
-        {signedIn ? (
-          <Button
-            size="sm"
-            colorPalette="brand"
-            variant="surface"
-            loading={cloning}
-            aria-label={intl.formatMessage({ id: 'gallery.cloneNamed' }, { name: workflow.name })}
-            onClick={() => onClone(workflow)}
-          >
-            <LuCopy aria-hidden />
-            <FormattedMessage id="gallery.clone" />
-          </Button>
-        ) : (
-          <Button asChild size="sm" variant="outline">
-            <LocaleLink to="/login" state={{ from: pathname }}>
-              <LuLogIn aria-hidden />
-              <FormattedMessage id="gallery.signInToClone" />
+        <HStack gap="2">
+          <Button asChild size="sm" variant="ghost" aria-label={intl.formatMessage({ id: 'gallery.previewNamed' }, { name: workflow.name })}>
+            <LocaleLink to={`/gallery/${workflow.id}`}>
+              <LuEye aria-hidden />
+              <FormattedMessage id="gallery.preview" />
             </LocaleLink>
           </Button>
-        )}
+          {signedIn ? (
+            <Button
+              size="sm"
+              colorPalette="brand"
+              variant="surface"
+              loading={cloning}
+              aria-label={intl.formatMessage({ id: 'gallery.cloneNamed' }, { name: workflow.name })}
+              onClick={() => onClone(workflow)}
+            >
+              <LuCopy aria-hidden />
+              <FormattedMessage id="gallery.clone" />
+            </Button>
+          ) : (
+            <Button asChild size="sm" variant="outline">
+              <LocaleLink to="/login" state={{ from: pathname }}>
+                <LuLogIn aria-hidden />
+                <FormattedMessage id="gallery.signInToClone" />
+              </LocaleLink>
+            </Button>
+          )}
+        </HStack>
       </Card.Footer>
     </Card.Root>
   );

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { PageOf } from '../../../server/src/http/common.schemas';
 import type {
+  PublicWorkflowDetailOut,
   PublicWorkflowOut,
   WorkflowCreateIn,
   WorkflowInfoOut,
@@ -17,6 +18,7 @@ import { ifMatch } from './versioning';
 // The editor reads everything from getWorkflow; every write elsewhere invalidates it by id.
 
 export type PublicWorkflow = Static<typeof PublicWorkflowOut>;
+export type PublicWorkflowDetail = PublicWorkflowDetailOut;
 export type WorkflowListArgs = Partial<WorkflowListQuery>;
 export interface PublicListArgs {
   page?: number;
@@ -38,6 +40,12 @@ export const workflowsApi = baseApi.injectEndpoints({
     }),
     listPublicWorkflows: build.query<PageOf<PublicWorkflow>, PublicListArgs>({
       query: (args) => ({ url: '/workflows/public', params: clean(args) }),
+      providesTags: [{ type: 'Workflow', id: 'PUBLIC' }],
+    }),
+    // The gallery's preview: the published copy, for everyone (no token, like the list). Any
+    // publish or unpublish invalidates it with the list.
+    getPublicWorkflow: build.query<PublicWorkflowDetail, string>({
+      query: (id) => `/workflows/public/${id}`,
       providesTags: [{ type: 'Workflow', id: 'PUBLIC' }],
     }),
     getWorkflow: build.query<WorkflowOut, string>({
@@ -65,6 +73,21 @@ export const workflowsApi = baseApi.injectEndpoints({
     publishWorkflow: build.mutation<WorkflowOut, { id: string; published: boolean; version?: number }>({
       query: ({ id, published, version }) => ({ url: `/workflows/${id}/publish`, method: 'POST', params: { published }, headers: ifMatch(version) }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Workflow', id }, { type: 'Workflow', id: 'LIST' }, { type: 'Workflow', id: 'PUBLIC' }],
+      // The toolbar says at once whether the gallery's copy is current, before the refetch.
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(
+            workflowsApi.util.updateQueryData('getWorkflow', id, (draft) => {
+              draft.visibility = data.visibility;
+              draft.published_at = data.published_at;
+              draft.published_version = data.published_version;
+            }),
+          );
+        } catch {
+          // A refused publish is shown by the notices; the cache keeps what the server said before.
+        }
+      },
     }),
   }),
 });
@@ -72,6 +95,7 @@ export const workflowsApi = baseApi.injectEndpoints({
 export const {
   useListWorkflowsQuery,
   useListPublicWorkflowsQuery,
+  useGetPublicWorkflowQuery,
   useGetWorkflowQuery,
   useGetWorkflowInfoQuery,
   useCreateWorkflowMutation,

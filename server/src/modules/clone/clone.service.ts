@@ -5,7 +5,7 @@ import { FilesRepository } from '../files/files.repository';
 import { FoldersRepository } from '../files/folders.repository';
 import { StepsService } from '../steps/steps.service';
 import { uniqueStepName } from '../steps/step-rules';
-import { toStepOut } from '../workflows/workflow-views';
+import { toStepOut, withoutSecrets } from '../workflows/workflow-views';
 import { withNewIds, type StepState, type WorkflowSnapshot } from '../workflows/workflow-state';
 import { WorkflowsRepository } from '../workflows/workflows.repository';
 import { editorFor, WorkflowsService } from '../workflows/workflows.service';
@@ -37,7 +37,8 @@ export class CloneService {
     let dropped: Dropped = { steps: [], variables: [] };
     if (source && source.owner_id === userId) snapshot = await this.repo.loadSnapshot(source);
     else if (source && source.visibility === 'published' && source.published_snapshot) {
-      const published = JSON.parse(source.published_snapshot) as WorkflowSnapshot;
+      // A copy published before secret params were left out may still hold one: never hand it on.
+      const published = withoutSecrets(JSON.parse(source.published_snapshot) as WorkflowSnapshot);
       ({ snapshot, dropped } = withoutForeignReferences(published, await this.ownedAmong(userId, candidateIds(published))));
     } else throw notFound('server.workflows.notFound');
 

@@ -1,3 +1,5 @@
+import { getStepType } from '../../engine/step-types';
+import { isReference } from '../../engine/params';
 import type { StepOut } from '../steps/steps.schemas';
 import type { VariableOut } from '../variables/variables.schemas';
 import type { StepState, VariableState, WorkflowSnapshot } from './workflow-state';
@@ -44,6 +46,7 @@ export const toSummaryOut = (w: WorkflowSummaryRow, stepCount: number): Workflow
 
 export const toWorkflowOut = (w: WorkflowRow & UndoAvailability, snapshot: WorkflowSnapshot): WorkflowOut => ({
   ...toSummaryOut(w, snapshot.steps.length),
+  published_version: w.published_version,
   owner_id: w.owner_id,
   steps: snapshot.steps.map((s) => toStepOut(w.id, s)),
   variables: snapshot.variables.map((v) => toVariableOut(w.id, v)),
@@ -51,8 +54,18 @@ export const toWorkflowOut = (w: WorkflowRow & UndoAvailability, snapshot: Workf
   can_redo: w.can_redo,
 });
 
-/** What the gallery keeps of a workflow: everything but secret values. */
+/** A step without the values of its secret params (a `{{var.x}}` reference names no secret and stays). */
+function withoutSecretParams(step: StepState): StepState {
+  const secret = (getStepType(step.step_type)?.params ?? []).filter((p) => p.type === 'secret' && p.name in step.param_inputs && !isReference(step.param_inputs[p.name]));
+  if (!secret.length) return step;
+  const param_inputs = { ...step.param_inputs };
+  for (const p of secret) delete param_inputs[p.name];
+  return { ...step, param_inputs };
+}
+
+/** What the gallery keeps of a workflow: everything but secret values, of variables and of params alike. */
 export const withoutSecrets = (snapshot: WorkflowSnapshot): WorkflowSnapshot => ({
   ...snapshot,
+  steps: snapshot.steps.map(withoutSecretParams),
   variables: snapshot.variables.map((v) => (v.type === 'secret' ? { ...v, value: null } : v)),
 });

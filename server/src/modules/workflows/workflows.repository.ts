@@ -140,6 +140,18 @@ export class WorkflowsRepository {
     return { rows, total: Number(total) };
   }
 
+  /** One workflow of the gallery, only while it is published: its copy, its author's name, its counts. */
+  findPublished(id: string) {
+    return this.db
+      .selectFrom('workflows')
+      .innerJoin('users', 'users.id', 'workflows.owner_id')
+      .where('workflows.id', '=', id)
+      .where('workflows.visibility', '=', 'published')
+      .where('workflows.published_snapshot', 'is not', null)
+      .select(['workflows.id', 'workflows.published_snapshot', 'workflows.published_at', 'workflows.clone_count', 'users.name as author_name'])
+      .executeTakeFirst();
+  }
+
   async loadSnapshot(workflow: WorkflowRow): Promise<WorkflowSnapshot> {
     const [steps, variables] = await Promise.all([
       this.db.selectFrom('workflow_steps').selectAll().where('workflow_id', '=', workflow.id).orderBy('created_at').orderBy('id').execute(),

@@ -4,6 +4,7 @@ import { Id, MessageOut } from '../../http/common.schemas';
 import { expectedVersion, setVersionTag } from '../../http/versioning';
 import { currentUser } from '../../plugins/authentication';
 import {
+  PublicWorkflowDetailOut,
   PublicWorkflowPage,
   PublicWorkflowQuery,
   PublishQuery,
@@ -36,6 +37,20 @@ const workflowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/public',
     { config: { public: true }, schema: { tags, summary: 'The public gallery (no sign-in needed)', querystring: PublicWorkflowQuery, response: { 200: PublicWorkflowPage } } },
     async (req) => workflows.listPublic(req.query),
+  );
+
+  app.get(
+    '/public/:id',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'One workflow of the gallery as published, with its steps and connections (no sign-in needed; secrets and the author\'s files withheld)',
+        params: IdParams,
+        response: { 200: PublicWorkflowDetailOut },
+      },
+    },
+    async (req) => workflows.getPublic(req.params.id, req.language),
   );
 
   app.get('/:id', { schema: { tags, summary: 'A workflow with its steps and variables', params: IdParams, response: { 200: WorkflowOut } } }, async (req, reply) => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Notices, Page, pageFields, StringEnum } from '../../http/common.schemas';
+import { ParamType, StepCategory } from '../../engine/step-types/step-type';
 import { StepOut } from '../steps/steps.schemas';
 import { VariableOut } from '../variables/variables.schemas';
 
@@ -28,6 +29,12 @@ export type WorkflowSummaryOut = Static<typeof WorkflowSummaryOut>;
 
 export const WorkflowOut = Type.Object({
   ...WorkflowSummaryOut.properties,
+  /**
+   * The version the gallery's copy was taken from: when it differs from `version`, the gallery
+   * shows an older state (publish again to update it). Null when not published, or published
+   * before the version was recorded.
+   */
+  published_version: Type.Union([Type.Integer(), Type.Null()]),
   owner_id: Type.String(),
   steps: Type.Array(StepOut),
   variables: Type.Array(VariableOut),
@@ -81,8 +88,46 @@ export const PublicWorkflowQuery = Type.Object({
 });
 export const PublicWorkflowPage = Page(PublicWorkflowOut);
 
+/** One setting of a published step, as the gallery shows it. */
+export const PublicParamOut = Type.Object({
+  name: Type.String(),
+  /** In the request's language; the param's name when its step type is unknown. */
+  label: Type.String(),
+  type: Type.Union([ParamType, Type.Null()]),
+  /** Null when withheld. */
+  value: Type.Unknown(),
+  /**
+   * True when the value is not shown: secrets, and the author's files and datasets, are never
+   * public, and a clone starts without them.
+   */
+  withheld: Type.Boolean(),
+});
+
+export const PublicStepOut = Type.Object({
+  /** Names the step within this answer only (not the author's step id). */
+  id: Type.String(),
+  name: Type.String(),
+  step_type: Type.String(),
+  /** The step type's name in the request's language. */
+  type_name: Type.String(),
+  category: Type.Union([StepCategory, Type.Null()]),
+  position: Type.Object({ x: Type.Number(), y: Type.Number() }),
+  /** The connections: ids (of this answer) of the steps this one reads, in order. */
+  inputs: Type.Array(Type.String()),
+  params: Type.Array(PublicParamOut),
+});
+
+/** A published workflow as it was published: the gallery's preview, for everyone. */
+export const PublicWorkflowDetailOut = Type.Object({
+  ...PublicWorkflowOut.properties,
+  steps: Type.Array(PublicStepOut),
+  /** Names and types only: no variable's value is public. */
+  variables: Type.Array(Type.Object({ name: Type.String(), type: Type.String(), description: Type.String() })),
+});
+export type PublicWorkflowDetailOut = Static<typeof PublicWorkflowDetailOut>;
+
 export const PublishQuery = Type.Object({
-  /** false takes the workflow out of the gallery. */
+  /** false takes the workflow out of the gallery; true on a published workflow updates its copy. */
   published: Type.Boolean({ default: true }),
 });
 

@@ -4,7 +4,10 @@ import type { Db } from '../../db/database';
 import { getStepType } from '../../engine/step-types';
 import type { Language } from '../../i18n/messages';
 import { conflict, notFound } from '../../lib/errors';
+import { effectiveInfos, localeOf, textsOf } from '../step-infos/catalogue';
+import { StepInfosRepository } from '../step-infos/step-infos.repository';
 import { CommitsRepository } from './commits.repository';
+import { toPublicDetail, type StepTypeLook } from './public-view';
 import { WorkflowEditor, type CommitMessage, type EditContext } from './workflow-editor';
 import { forHistory } from './workflow-delta';
 import type { WorkflowSnapshot } from './workflow-state';
@@ -17,6 +20,7 @@ import type {
   WorkflowOut,
   WorkflowPage,
   WorkflowUpdateIn,
+  PublicWorkflowDetailOut,
 } from './workflows.schemas';
 
 export const emptySnapshot = (name: string, description = '', tags: string[] = []): WorkflowSnapshot => ({
@@ -71,6 +75,7 @@ export class WorkflowsService {
       published_description: null,
       published_tags: null,
       published_at: null,
+      published_version: null,
       cloned_from_id: clonedFromId,
       clone_count: 0,
       created_at: now,
@@ -131,16 +136,18 @@ export class WorkflowsService {
   }
 
   /**
-   * Publishing copies the current state (without secret values) to the gallery; later edits stay
-   * private until published again. With `expectedVersion` (If-Match), only the version the caller
-   * saw is published; a newer one answers 409. Publishing is not an edit: the version stays.
+   * Publishing copies the current state (without secret values) to the gallery, noting the version
+   * it was taken from; later edits stay private until published again, and publishing a published
+   * workflow replaces its copy with the current state. With `expectedVersion` (If-Match), only the
+   * version the caller saw is published; a newer one answers 409. Publishing is not an edit: the
+   * version stays.
    */
   async publish(userId: string, id: string, published: boolean, expectedVersion?: number): Promise<WorkflowOut> {
     return this.db.transaction().execute(async (trx) => {
       const repo = new WorkflowsRepository(trx);
       const row = await lockedAt(repo, userId, id, expectedVersion);
       const [snapshot, undo] = await Promise.all([repo.loadSnapshot(row), new CommitsRepository(trx).availability(row.id)]);
-      const fields = publication(snapshot, published);
+      const fields = publication(snapshot, row.version, published);
       await repo.update(id, fields);
       return toWorkflowOut({ ...row, ...fields, ...undo }, snapshot);
     });
@@ -162,6 +169,30 @@ export class WorkflowsService {
       };
     });
     return { items, total, page: query.page, page_size: query.page_size };
+  }
+
+  /**
+   * One workflow of the gallery as it was published (never the live state), for anyone: secret
+   * values and the author's file and dataset ids withheld, step types in the caller's language.
+   * Unpublished, deleted or missing all answer 404 alike.
+   */
+  async getPublic(id: string, language: Language = 'en'): Promise<PublicWorkflowDetailOut> {
+    const row = await this.repo.findPublished(id);
+    if (!row?.published_snapshot || !row.published_at) throw notFound('server.workflows.notFound');
+    const infos = new Map((await effectiveInfos(new StepInfosRepository(this.db))).map((info) => [info.type.id, info]));
+    const locale = localeOf(language);
+    const lookOf = (stepType: string): StepTypeLook | undefined => {
+      const info = infos.get(stepType);
+      if (!info) return undefined;
+      const zh = language === 'zh-CN' ? info.type.i18n?.['zh-CN'] : undefined;
+      return {
+        name: textsOf(info, locale).name,
+        category: info.category,
+        params: info.type.params.map((p) => ({ name: p.name, type: p.type, label: zh?.params?.[p.name]?.label ?? p.label })),
+      };
+    };
+    const published = JSON.parse(row.published_snapshot) as WorkflowSnapshot;
+    return toPublicDetail({ id: row.id, author_name: row.author_name, clone_count: row.clone_count, published_at: row.published_at }, published, lookOf);
   }
 
   /** Counts and an estimated cost; the cost notes are in the caller's language. */
@@ -207,10 +238,18 @@ async function lockedAt(repo: WorkflowsRepository, userId: string, id: string, e
   return row;
 }
 
-/** The gallery columns: a copy of the state without secret values, or nothing when unpublished. */
-function publication(snapshot: WorkflowSnapshot, published: boolean): Partial<WorkflowRow> {
+/** The gallery columns: a copy of the state at `version` without secret values, or nothing when unpublished. */
+function publication(snapshot: WorkflowSnapshot, version: number, published: boolean): Partial<WorkflowRow> {
   if (!published) {
-    return { visibility: 'private', published_snapshot: null, published_name: null, published_description: null, published_tags: null, published_at: null };
+    return {
+      visibility: 'private',
+      published_snapshot: null,
+      published_name: null,
+      published_description: null,
+      published_tags: null,
+      published_at: null,
+      published_version: null,
+    };
   }
   return {
     visibility: 'published',
@@ -219,5 +258,6 @@ function publication(snapshot: WorkflowSnapshot, published: boolean): Partial<Wo
     published_description: snapshot.description,
     published_tags: JSON.stringify(snapshot.tags),
     published_at: new Date().toISOString(),
+    published_version: version,
   };
 }

@@ -1,4 +1,5 @@
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
+import { workflowClient } from '../../test/workflow-helpers';
 
 type Auth = { authorization: string };
 
@@ -217,5 +218,167 @@ describe('workflows', () => {
       const after = (await t.app.inject({ url: '/api/v1/workflows/public?q=public' })).json();
       expect(after.items.find((w: { id: string }) => w.id === workflow.id)).toBeUndefined();
     });
+  });
+});
+
+describe('the gallery copy: versions, updates and the public preview', () => {
+  let t: TestApp;
+  let alice: ReturnType<typeof workflowClient>;
+  let bob: ReturnType<typeof workflowClient>;
+  let aliceAuth: Auth;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    aliceAuth = (await signedInUser(t.app, { name: 'Alice Author' })).auth;
+    alice = workflowClient(t.app, aliceAuth);
+    bob = workflowClient(t.app, (await signedInUser(t.app, { name: 'Bob' })).auth);
+  });
+  afterAll(() => t.close());
+
+  const anonymous = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await t.app.inject({ url: `/api/v1${url}`, headers });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const galleryItem = async (id: string) => (await anonymous('/workflows/public?page_size=100')).body.items.find((w: { id: string }) => w.id === id);
+
+  it('records the version published, keeps showing it after edits, and publishing again updates the copy', async () => {
+    const wf = await alice.createWorkflow('First name');
+    await alice.addStep(wf.id, 'import_csv', { name: 'Load' });
+    const published = await alice.call('POST', `/workflows/${wf.id}/publish?published=true`, undefined, { 'if-match': '"2"' });
+    expect(published.status).toBe(200);
+    expect(published.body).toMatchObject({ visibility: 'published', version: 2, published_version: 2 });
+
+    await alice.ok('PUT', `/workflows/${wf.id}`, { name: 'Second name' });
+    expect(await alice.getWorkflow(wf.id)).toMatchObject({ name: 'Second name', version: 3, published_version: 2 });
+    // The gallery shows what was published, not the live edit.
+    expect((await galleryItem(wf.id)).name).toBe('First name');
+    expect((await anonymous(`/workflows/public/${wf.id}`)).body).toMatchObject({ name: 'First name', step_count: 1 });
+
+    // A republish of a version the author no longer has on screen is refused and changes nothing.
+    const stale = await alice.call('POST', `/workflows/${wf.id}/publish?published=true`, undefined, { 'if-match': '"2"' });
+    expect(stale.status).toBe(409);
+    expect((await galleryItem(wf.id)).name).toBe('First name');
+
+    const firstPublishedAt = (await galleryItem(wf.id)).published_at;
+    const again = await alice.call('POST', `/workflows/${wf.id}/publish?published=true`, undefined, { 'if-match': '"3"' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ version: 3, published_version: 3, message: 'Published to the gallery.' });
+    expect(again.headers.etag).toBe('"3"');
+    expect((await galleryItem(wf.id)).name).toBe('Second name');
+    expect((await galleryItem(wf.id)).published_at >= firstPublishedAt).toBe(true);
+    expect((await anonymous(`/workflows/public/${wf.id}`)).body).toMatchObject({ name: 'Second name' });
+
+    const unpublished = await alice.ok('POST', `/workflows/${wf.id}/publish?published=false`);
+    expect(unpublished).toMatchObject({ visibility: 'private', published_version: null, published_at: null });
+  });
+
+  it('answers the preview signed out, with publish-time steps and connections, and withholds secrets and file ids', async () => {
+    const upload = `--b\r\nContent-Disposition: form-data; name="files"; filename="leads.csv"\r\nContent-Type: text/csv\r\n\r\nid\n1\n\r\n--b--\r\n`;
+    const uploaded = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...aliceAuth, 'content-type': 'multipart/form-data; boundary=b' }, payload: upload });
+    const fileId: string = uploaded.json().items[0].id;
+    const datasetId = '7d0c8a3e-2f4b-4c61-9a57-3b1e0d9f6a12';
+    const wf = await alice.createWorkflow('Enrich leads');
+    await alice.ok('PUT', `/workflows/${wf.id}`, { description: 'Calls the CRM', tags: ['crm'] });
+    await alice.ok('POST', `/workflows/${wf.id}/variables`, { name: 'crm_token', type: 'secret', value: 'sk-variable-secret' });
+    const load = await alice.addStep(wf.id, 'import_csv', { name: 'Load leads', param_inputs: { file: fileId, delimiter: 'semicolon' }, position: { x: 10, y: 20 } });
+    const call = await alice.addStep(wf.id, 'http_request', {
+      name: 'Ask the CRM',
+      inputs: [load.id],
+      param_inputs: { url: 'https://crm.example.com/{{field.id}}', auth_secret: 'sk-literal-secret' },
+    });
+    await alice.addStep(wf.id, 'http_request', { name: 'By reference', inputs: [call.id], param_inputs: { url: 'https://x.example.com', auth_secret: '{{var.crm_token}}' } });
+    await alice.addStep(wf.id, 'import_dataset', { name: 'Last run', param_inputs: { dataset: datasetId } });
+    await alice.ok('POST', `/workflows/${wf.id}/publish`);
+    // Live edits after publishing stay out of the preview.
+    await alice.addStep(wf.id, 'filter', { name: 'Added later' });
+
+    const res = await anonymous(`/workflows/public/${wf.id}/`);
+    expect(res.status).toBe(200);
+    const detail = res.body;
+    expect(detail).toMatchObject({
+      id: wf.id,
+      name: 'Enrich leads',
+      description: 'Calls the CRM',
+      tags: ['crm'],
+      author_name: 'Alice Author',
+      step_count: 4,
+      clone_count: 0,
+      published_at: expect.any(String),
+      variables: [{ name: 'crm_token', type: 'secret', description: '' }],
+    });
+    expect(detail.steps.map((s: { name: string }) => s.name)).toEqual(['Load leads', 'Ask the CRM', 'By reference', 'Last run']);
+    const [loadOut, callOut, byReference, lastRun] = detail.steps;
+    expect(loadOut).toMatchObject({ step_type: 'import_csv', type_name: 'Import CSV', category: 'source', position: { x: 10, y: 20 }, inputs: [] });
+    expect(loadOut.params).toEqual(
+      expect.arrayContaining([
+        { name: 'file', label: 'CSV file', type: 'file', value: null, withheld: true },
+        { name: 'delimiter', label: expect.any(String), type: 'enum', value: 'semicolon', withheld: false },
+      ]),
+    );
+    // Connections, by the preview's own step ids (not the author's).
+    expect(callOut.inputs).toEqual([loadOut.id]);
+    expect(byReference.inputs).toEqual([callOut.id]);
+    expect(detail.steps.map((s: { id: string }) => s.id)).not.toContain(load.id);
+    expect(callOut.params).toEqual(expect.arrayContaining([{ name: 'url', label: 'URL', type: 'template', value: 'https://crm.example.com/{{field.id}}', withheld: false }]));
+    // A literal secret is not even kept in the gallery's copy; a reference to a variable names no secret.
+    expect(callOut.params.find((p: { name: string }) => p.name === 'auth_secret')).toBeUndefined();
+    expect(byReference.params).toEqual(expect.arrayContaining([{ name: 'auth_secret', label: 'Access token', type: 'secret', value: '{{var.crm_token}}', withheld: false }]));
+    expect(lastRun.params).toEqual([{ name: 'dataset', label: expect.any(String), type: 'dataset', value: null, withheld: true }]);
+    const text = JSON.stringify(detail);
+    for (const leak of [fileId, datasetId, 'sk-literal-secret', 'sk-variable-secret', load.id, call.id, 'Added later']) expect(text).not.toContain(leak);
+    const stored = await t.app.db.selectFrom('workflows').select('published_snapshot').where('id', '=', wf.id).executeTakeFirstOrThrow();
+    expect(stored.published_snapshot).not.toContain('sk-literal-secret');
+
+    // In the reader's language.
+    const chinese = (await anonymous(`/workflows/public/${wf.id}`, { 'accept-language': 'zh-CN' })).body;
+    expect(chinese.steps[0]).toMatchObject({ type_name: '导入 CSV' });
+    expect(chinese.steps[0].params.find((p: { name: string }) => p.name === 'file').label).toBe('CSV 文件');
+  });
+
+  it('never hands on a secret an older gallery copy still holds, in the preview or a clone', async () => {
+    const wf = await alice.createWorkflow('Old copy');
+    const source = await alice.addStep(wf.id, 'import_csv', { name: 'Load' });
+    await alice.addStep(wf.id, 'http_request', { name: 'Call', inputs: [source.id], param_inputs: { url: 'https://x.example.com', auth_secret: 'sk-old-copy' } });
+    await alice.ok('POST', `/workflows/${wf.id}/publish`);
+    // As a copy published before secret params were left out would be stored.
+    const live = await alice.getWorkflow(wf.id);
+    const snapshot = { name: live.name, description: '', tags: [], variables: [], steps: live.steps.map((s: { id: string; step_type: string; name: string; param_inputs: object; inputs: string[]; position: object }) => ({ id: s.id, step_type: s.step_type, name: s.name, param_inputs: s.param_inputs, inputs: s.inputs, position: s.position })) };
+    expect(JSON.stringify(snapshot)).toContain('sk-old-copy');
+    await t.app.db.updateTable('workflows').set({ published_snapshot: JSON.stringify(snapshot) }).where('id', '=', wf.id).execute();
+
+    const preview = await anonymous(`/workflows/public/${wf.id}`);
+    expect(preview.body.steps[1].params).toEqual(expect.arrayContaining([{ name: 'auth_secret', label: 'Access token', type: 'secret', value: null, withheld: true }]));
+    expect(JSON.stringify(preview.body)).not.toContain('sk-old-copy');
+    const copy = await bob.ok('POST', `/workflows/${wf.id}/clone`);
+    expect(JSON.stringify(await bob.getWorkflow(copy.id))).not.toContain('sk-old-copy');
+  });
+
+  it('answers 404 for a workflow that is not published, was unpublished, was deleted or does not exist', async () => {
+    const never = await alice.createWorkflow('Never published');
+    expect(await anonymous(`/workflows/public/${never.id}`)).toEqual({ status: 404, body: { detail: 'Workflow not found.' } });
+    // Not even to its owner with a token: the preview is the gallery's, and it is not in it.
+    expect((await alice.call('GET', `/workflows/public/${never.id}`)).status).toBe(404);
+
+    const withdrawn = await alice.createWorkflow('Withdrawn');
+    await alice.ok('POST', `/workflows/${withdrawn.id}/publish`);
+    expect((await anonymous(`/workflows/public/${withdrawn.id}`)).status).toBe(200);
+    await alice.ok('POST', `/workflows/${withdrawn.id}/publish?published=false`);
+    expect((await anonymous(`/workflows/public/${withdrawn.id}`)).status).toBe(404);
+    expect(await galleryItem(withdrawn.id)).toBeUndefined();
+
+    const deleted = await alice.createWorkflow('Deleted');
+    await alice.ok('POST', `/workflows/${deleted.id}/publish`);
+    await alice.ok('DELETE', `/workflows/${deleted.id}`);
+    expect((await anonymous(`/workflows/public/${deleted.id}`)).status).toBe(404);
+    expect(await galleryItem(deleted.id)).toBeUndefined();
+
+    expect((await anonymous('/workflows/public/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('is in the OpenAPI document as a call that needs no sign-in', async () => {
+    const doc = (await anonymous('/openapi.json')).body;
+    const operation = doc.paths['/api/v1/workflows/public/{id}'].get;
+    expect(operation.responses['200']).toBeDefined();
+    expect(operation.security ?? []).toEqual([]);
   });
 });

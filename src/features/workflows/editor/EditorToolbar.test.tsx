@@ -1,9 +1,12 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import type { ParamOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
+import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
 import { api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
+import { info, workflowWith } from './editorFixtures';
 
 // Publishing sends the version on screen: a workflow changed meanwhile (another tab, an agent) is
 // refused by the server with 409 rather than published unseen.
@@ -19,6 +22,7 @@ const workflow: WorkflowOut = {
   clone_count: 0,
   cloned_from_id: null,
   published_at: null,
+  published_version: null,
   created_at: '2026-11-20T10:00:00.000Z',
   updated_at: '2026-11-20T10:00:00.000Z',
   owner_id: 'u-1',
@@ -40,23 +44,28 @@ describe('the editor toolbar', () => {
     );
   });
 
-  it('publishes only the version shown', async () => {
+  it('publishes only the version shown, once the dialog is confirmed', async () => {
     let sent: { published: string | null; ifMatch: string | null } | null = null;
     server.use(
       http.post(api('/workflows/w-1/publish'), ({ request }) => {
         sent = { published: new URL(request.url).searchParams.get('published'), ifMatch: request.headers.get('if-match') };
-        return HttpResponse.json({ ...workflow, visibility: 'published', version: 8, message: 'Workflow published.' });
+        return HttpResponse.json({ ...workflow, visibility: 'published', published_version: 7, message: 'Workflow published.' });
       }),
     );
     const { user } = renderApp({ route: '/workflows/w-1' });
     await user.click(await screen.findByRole('checkbox', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish to the gallery' });
+    expect(sent).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(sent).toEqual({ published: 'true', ifMatch: '"7"' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it('shows the server’s refusal when the workflow changed meanwhile', async () => {
     server.use(http.post(api('/workflows/w-1/publish'), () => HttpResponse.json({ detail: 'This workflow changed since you loaded it.' }, { status: 409 })));
     const { user } = renderApp({ route: '/workflows/w-1' });
     await user.click(await screen.findByRole('checkbox', { name: 'Publish' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Publish' }));
     expect(await screen.findByText('This workflow changed since you loaded it.')).toBeInTheDocument();
   });
 
@@ -79,5 +88,102 @@ describe('the editor toolbar', () => {
     await user.paste(long);
     expect(input).toHaveValue(long.slice(0, 200));
     expect(input).toHaveAccessibleDescription('A name can have at most 200 characters.');
+  });
+});
+
+describe('publishing: what becomes public, and an outdated gallery copy', () => {
+  const param = (name: string, type: ParamOut['type'], label: string): ParamOut => ({ name, type, label, help: '', required: false });
+  const catalogue = [
+    { ...info('import_csv', 'Import CSV', 'source', 0, 0), params: [param('file', 'file', 'CSV file'), param('delimiter', 'enum', 'Delimiter')] },
+    { ...info('http_request', 'HTTP request', 'enrich', 1, 1), params: [param('url', 'template', 'URL'), param('auth_secret', 'secret', 'Access token')] },
+  ];
+  const steps: StepOut[] = [
+    { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load leads', param_inputs: { file: 'f-123', delimiter: 'comma' }, inputs: [], position: { x: 0, y: 0 } },
+    { id: 's-2', workflow_id: 'w-1', step_type: 'http_request', name: 'Ask the CRM', param_inputs: { url: 'https://crm.example.com', auth_secret: 'sk-live' }, inputs: ['s-1'], position: { x: 0, y: 140 } },
+  ];
+  const leads: WorkflowOut = {
+    ...workflowWith(steps, 9),
+    name: 'Lead enrichment',
+    description: 'Scores new leads.',
+    tags: ['crm', 'sales'],
+    variables: [{ id: 'v-1', workflow_id: 'w-1', name: 'api_key', type: 'secret', description: '', value: null, has_value: true }],
+  };
+
+  function serve(current: WorkflowOut, onPublish: (query: URLSearchParams, ifMatch: string | null) => WorkflowOut) {
+    localStorage.setItem('accessToken', 'good');
+    let shown = current;
+    server.use(
+      http.get(api('/workflows/w-1'), () => HttpResponse.json(shown)),
+      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: catalogue, total: catalogue.length, page: 1, page_size: 200, ranking: 'catalogue' })),
+      http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
+      http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
+      http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
+      http.post(api('/workflows/w-1/publish'), ({ request }) => {
+        shown = onPublish(new URL(request.url).searchParams, request.headers.get('if-match'));
+        return HttpResponse.json({ ...shown, message: 'Published to the gallery.' });
+      }),
+    );
+  }
+
+  it('lists what will be public and what is left empty for people who clone it; Cancel publishes nothing', async () => {
+    const calls: string[] = [];
+    serve(leads, (query) => {
+      calls.push(query.get('published')!);
+      return { ...leads, visibility: 'published', published_version: 9, published_at: '2026-11-21T10:00:00.000Z' };
+    });
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    await user.click(await screen.findByRole('checkbox', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish to the gallery' });
+    const shown = within(dialog).getByLabelText('What will be public');
+    expect(within(shown).getByText('Lead enrichment')).toBeInTheDocument();
+    expect(within(shown).getByText('Scores new leads.')).toBeInTheDocument();
+    expect(within(shown).getByText('crm')).toBeInTheDocument();
+    expect(within(shown).getByText('sales')).toBeInTheDocument();
+    expect(within(shown).getByText('2 steps')).toBeInTheDocument();
+    expect(within(dialog).getByText(/Secret values and your files and datasets are never shared/)).toBeInTheDocument();
+    const leftEmpty = within(dialog).getByRole('list', { name: 'Left empty for people who clone it:' });
+    expect(within(leftEmpty).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Load leads: CSV file', 'Ask the CRM: Access token', 'Variable api_key']);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls).toEqual([]);
+    expect(screen.getByRole('checkbox', { name: 'Publish' })).not.toBeChecked();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Publish' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Publish' }));
+    await waitFor(() => expect(calls).toEqual(['true']));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Publish' })).toBeChecked());
+    expect(screen.queryByText('Gallery shows an older version')).not.toBeInTheDocument();
+  });
+
+  it('says when the gallery shows an older version, updates the copy to this one, and can still unpublish', async () => {
+    const sent: { published: string | null; ifMatch: string | null }[] = [];
+    const published: WorkflowOut = { ...leads, visibility: 'published', published_version: 7, published_at: '2026-11-20T10:00:00.000Z' };
+    serve(published, (query, ifMatch) => {
+      sent.push({ published: query.get('published'), ifMatch });
+      return query.get('published') === 'true'
+        ? { ...published, published_version: 9 }
+        : { ...published, visibility: 'private', published_version: null, published_at: null };
+    });
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    const notice = await screen.findByTestId('gallery-outdated');
+    expect(notice).toHaveTextContent('Gallery shows an older version');
+    expect(notice).toHaveAttribute('title', 'The gallery shows version 7; you are on version 9.');
+
+    await user.click(screen.getByRole('button', { name: 'Update the gallery copy' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update the gallery copy' });
+    expect(within(dialog).getByText(/The gallery shows version 7; you are on version 9\. Updating replaces/)).toBeInTheDocument();
+    expect(within(dialog).getByText('Lead enrichment')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(sent).toEqual([{ published: 'true', ifMatch: '"9"' }]));
+    await waitFor(() => expect(screen.queryByTestId('gallery-outdated')).not.toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Update the gallery copy' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View in the gallery' })).toHaveAttribute('href', '/gallery/w-1');
+
+    // Turning the switch off unpublishes at once: nothing to review.
+    await user.click(screen.getByRole('checkbox', { name: 'Publish' }));
+    await waitFor(() => expect(sent[1]).toEqual({ published: 'false', ifMatch: '"9"' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Publish' })).not.toBeChecked());
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });

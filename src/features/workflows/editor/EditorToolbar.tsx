@@ -1,6 +1,6 @@
-import { Badge, Box, Button, Flex, HStack, IconButton, Input, Switch, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, HStack, IconButton, Input, Switch, Text, VisuallyHidden } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuArrowLeft, LuCopy, LuGlobe, LuInfo, LuPencil } from 'react-icons/lu';
+import { LuArrowLeft, LuCopy, LuExternalLink, LuGlobe, LuHistory, LuInfo, LuPencil, LuRefreshCw } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
@@ -8,8 +8,10 @@ import { LocaleLink } from '../../../i18n/LocaleLink';
 import { useLocalePath } from '../../../i18n/useLocale';
 import { useCloneWorkflowMutation } from '../../clone/cloneApi';
 import { UndoRedoControls } from '../../history/UndoRedoControls';
+import { useStepCatalogue } from '../../stepInfos/stepInfosApi';
 import { usePublishWorkflowMutation, useUpdateWorkflowMutation } from '../workflowsApi';
 import { NAME_MAX_LENGTH, NameLimit } from '../NameLimit';
+import { PublishDialog, type PublishMode } from './PublishDialog';
 import { WorkflowDetailsDialog } from './WorkflowDetailsDialog';
 import type { VersionedWrite as Write } from '../versioning';
 
@@ -27,7 +29,24 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
   const [updateWorkflow] = useUpdateWorkflowMutation();
   const [publish, { isLoading: publishing }] = usePublishWorkflowMutation();
   const [cloneWorkflow, { isLoading: cloning }] = useCloneWorkflowMutation();
+  const { byId: catalogue } = useStepCatalogue();
+  const [publishMode, setPublishMode] = useState<PublishMode | null>(null);
   const published = workflow.visibility === 'published';
+  // Publishing is not an edit, so the gallery's copy is current while the version has not moved.
+  const outdated = published && workflow.published_version !== workflow.version;
+  const outdatedHint =
+    workflow.published_version === null
+      ? intl.formatMessage({ id: 'editor.galleryOutdatedUnknown' }, { current: workflow.version })
+      : intl.formatMessage({ id: 'editor.galleryOutdatedHint' }, { published: workflow.published_version, current: workflow.version });
+
+  const confirmPublish = async () => {
+    try {
+      await write((version) => publish({ id: workflow.id, published: true, version }).unwrap());
+      setPublishMode(null);
+    } catch {
+      // The notices say why (a newer version meanwhile: 409); the dialog stays for another try.
+    }
+  };
 
   const saveName = () => {
     setEditingName(false);
@@ -116,15 +135,26 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
                 {t('workflows.published')}
               </Badge>
             )}
+            {outdated && (
+              <Badge colorPalette="orange" variant="subtle" size="sm" flexShrink="0" title={outdatedHint} data-testid="gallery-outdated">
+                <LuHistory aria-hidden />
+                {t('editor.galleryOutdated')}
+                <VisuallyHidden>{outdatedHint}</VisuallyHidden>
+              </Badge>
+            )}
           </HStack>
         )}
       </Box>
       <HStack gap={{ base: '2', md: '3' }} flexShrink="0">
         <UndoRedoControls workflowId={workflow.id} canUndo={workflow.can_undo} canRedo={workflow.can_redo} write={write} />
+        {/* Turning it on first shows what will be public (on while that is open; Cancel turns it
+            back off); turning it off unpublishes at once. */}
         <Switch.Root
-          checked={published}
+          checked={published || publishMode === 'publish'}
           disabled={publishing}
-          onCheckedChange={(d) => void write((version) => publish({ id: workflow.id, published: d.checked, version }))}
+          onCheckedChange={(d) =>
+            d.checked ? setPublishMode('publish') : void write((version) => publish({ id: workflow.id, published: false, version }))
+          }
           colorPalette="green"
           size="sm"
         >
@@ -132,6 +162,21 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
           <Switch.Control />
           <Switch.Label textStyle="sm">{t('editor.publish')}</Switch.Label>
         </Switch.Root>
+        {outdated && (
+          <Button size="sm" variant="subtle" colorPalette="orange" aria-label={t('editor.updateGalleryCopy')} title={outdatedHint} onClick={() => setPublishMode('update')}>
+            <LuRefreshCw aria-hidden />
+            <Box as="span" display={{ base: 'none', xl: 'inline' }}>
+              {t('editor.updateGalleryCopy')}
+            </Box>
+          </Button>
+        )}
+        {published && (
+          <IconButton asChild size="sm" variant="ghost" aria-label={t('editor.viewInGallery')} title={t('editor.viewInGallery')}>
+            <LocaleLink to={`/gallery/${workflow.id}`}>
+              <LuExternalLink />
+            </LocaleLink>
+          </IconButton>
+        )}
         <IconButton size="sm" variant="ghost" aria-label={t('editor.details.open')} title={t('editor.details.open')} onClick={() => setDetailsOpen(true)}>
           <LuInfo />
         </IconButton>
@@ -142,6 +187,15 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
           </Box>
         </Button>
       </HStack>
+      <PublishDialog
+        workflow={workflow}
+        catalogue={catalogue}
+        mode={publishMode ?? 'publish'}
+        open={publishMode !== null}
+        loading={publishing}
+        onConfirm={() => void confirmPublish()}
+        onCancel={() => setPublishMode(null)}
+      />
       <WorkflowDetailsDialog key={`${workflow.id}:${workflow.version}`} workflow={workflow} write={write} open={detailsOpen} onClose={() => setDetailsOpen(false)} />
     </Flex>
   );

@@ -68,6 +68,7 @@ function workflowWith(steps: StepOut[], version = 1): WorkflowOut {
     clone_count: 0,
     cloned_from_id: 'w-0',
     published_at: null,
+    published_version: null,
     created_at: '2026-11-20T10:00:00.000Z',
     updated_at: '2026-11-20T10:00:00.000Z',
     owner_id: 'u-1',

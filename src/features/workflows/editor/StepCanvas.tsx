@@ -20,9 +20,8 @@ import { useTheme } from 'next-themes';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { LuTrash2, LuWandSparkles } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
-import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
-import { deriveEdges, deriveNodes, type NodeCache, type StepFlowNode } from './graph';
+import { deriveEdges, deriveNodes, type NodeCache, type NodeTypeInfo, type StepFlowNode } from './graph';
 import { useCanvasAriaLabels } from './canvasAriaLabels';
 import { nodeTypes } from './StepNode';
 import { useSelectedStepInView } from './useSelectedStepInView';
@@ -30,13 +29,17 @@ import { useSelectedStepInView } from './useSelectedStepInView';
 /** What the catalogue puts on a drag so the canvas knows which step type was dropped. */
 export const STEP_DRAG_TYPE = 'application/x-stepwise-step';
 
-interface StepCanvasProps {
+interface CanvasView {
   steps: StepOut[];
-  catalogue: Map<string, StepInfoOut> | undefined;
+  catalogue: ReadonlyMap<string, NodeTypeInfo> | undefined;
   selected: ReadonlySet<string>;
   /** Steps with settings typed but not saved (drafts): their cards say so. */
   unsaved?: ReadonlySet<string>;
   onSelect: (ids: string[]) => void;
+}
+
+interface EditableCanvas extends CanvasView {
+  readOnly?: false;
   onConnect: (source: string, target: string) => void;
   onRemoveEdges: (edges: Edge[]) => void;
   onRemoveSteps: (ids: string[]) => void;
@@ -47,6 +50,13 @@ interface StepCanvasProps {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+/** The gallery's preview: steps can be picked to read their settings, nothing can be changed. */
+interface ReadOnlyCanvas extends CanvasView {
+  readOnly: true;
+}
+
+type StepCanvasProps = EditableCanvas | ReadOnlyCanvas;
+
 const DELETE_KEYS = ['Backspace', 'Delete'];
 const fitViewOptions = { padding: 0.3, maxZoom: 1.1 };
 const proOptions = { hideAttribution: true };
@@ -75,12 +85,25 @@ const canvasColours = {
   '--xy-selection-border': '1px dotted var(--chakra-colors-brand-solid)',
 };
 
+/** Handlers that change nothing, for the read-only canvas (hooks are called either way). */
+const noEdits: Omit<EditableCanvas, keyof CanvasView> = {
+  onConnect: () => undefined,
+  onRemoveEdges: () => undefined,
+  onRemoveSteps: () => undefined,
+  onMoved: () => undefined,
+  onDropStep: () => undefined,
+  onTidy: () => undefined,
+};
+
 /**
  * The step graph. Nodes and edges come from the server's workflow; ReactFlow keeps only what is
  * purely local (measured sizes, a drag in progress). Deleting, connecting and moving are reported
- * up and done by the server; the canvas then follows the refreshed workflow.
+ * up and done by the server; the canvas then follows the refreshed workflow. Read-only (the
+ * gallery's preview), nothing can be dragged, connected or deleted.
  */
-export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected, unsaved = NONE, onSelect, onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep, onTidy }: StepCanvasProps) {
+export const StepCanvas = memo(function StepCanvas(props: StepCanvasProps) {
+  const { steps, catalogue, selected, unsaved = NONE, onSelect, readOnly = false } = props;
+  const { onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep, onTidy } = props.readOnly ? noEdits : props;
   const intl = useIntl();
   // React Flow marks its root "light" or "dark"; Chakra's tokens follow that class, so it must be
   // the page's mode (a "light" root inside a dark page made the cards white under white titles).
@@ -175,20 +198,35 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
   );
 
   return (
-    <Box ref={container} h="full" w="full" css={canvasColours} onDragOver={onDragOver} onDrop={onDrop} aria-label={intl.formatMessage({ id: 'editor.canvas' })} role="region">
+    <Box
+      ref={container}
+      h="full"
+      w="full"
+      css={canvasColours}
+      onDragOver={readOnly ? undefined : onDragOver}
+      onDrop={readOnly ? undefined : onDrop}
+      aria-label={intl.formatMessage({ id: readOnly ? 'editor.canvasReadOnly' : 'editor.canvas' })}
+      role="region"
+      data-readonly={readOnly || undefined}
+    >
       <ReactFlow<StepFlowNode>
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
         colorMode={colorMode}
         onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
+        onEdgesChange={readOnly ? undefined : onEdgesChange}
         onSelectionChange={onSelectionChange}
         onBeforeDelete={onBeforeDelete}
-        onConnect={handleConnect}
-        onNodeDragStop={onNodeDragStop}
-        deleteKeyCode={DELETE_KEYS}
-        multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+        onConnect={readOnly ? undefined : handleConnect}
+        onNodeDragStop={readOnly ? undefined : onNodeDragStop}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        edgesFocusable={!readOnly}
+        edgesReconnectable={false}
+        deleteKeyCode={readOnly ? null : DELETE_KEYS}
+        multiSelectionKeyCode={readOnly ? null : ['Meta', 'Control', 'Shift']}
+        selectionKeyCode={readOnly ? null : undefined}
         fitView
         fitViewOptions={fitViewOptions}
         minZoom={0.1}
@@ -199,7 +237,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} />
         <Controls showInteractive={false} position="bottom-left" />
-        {pickedEdges.length > 0 && (
+        {!readOnly && pickedEdges.length > 0 && (
           <Panel position="top-center">
             <Button size="xs" colorPalette="red" variant="subtle" shadow="sm" rounded="full" onClick={removePickedEdges} title={intl.formatMessage({ id: 'editor.edge.deleteHint' })}>
               <LuTrash2 aria-hidden />
@@ -207,7 +245,7 @@ export const StepCanvas = memo(function StepCanvas({ steps, catalogue, selected,
             </Button>
           </Panel>
         )}
-        {steps.length > 1 && (
+        {!readOnly && steps.length > 1 && (
           <Panel position="top-right">
             <Button size="xs" variant="outline" bg="bg.panel" shadow="sm" onClick={onTidy} title={intl.formatMessage({ id: 'editor.tidy.hint' })}>
               <LuWandSparkles aria-hidden />

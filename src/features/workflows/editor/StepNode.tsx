@@ -6,9 +6,10 @@ import { useIntl } from 'react-intl';
 import { lookOf } from './categories';
 import type { StepFlowNode } from './graph';
 
-/** One step on the canvas: category colour and icon, name, type; inputs on top, output below.
- *  Memoised: it re-renders only when its own step, selection or unsaved mark changes. */
-export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
+/** One step on the canvas: category colour and icon, name, type; inputs on top, output below
+ *  (not connectable on a read-only canvas). Memoised: it re-renders only when its own step,
+ *  selection or unsaved mark changes. */
+export const StepNode = memo(function StepNode({ data, selected, isConnectable }: NodeProps<StepFlowNode>) {
   const intl = useIntl();
   const look = lookOf(data.category);
   const missingText = data.missing.length
@@ -28,7 +29,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       data-testid="step-node"
       aria-label={data.name}
     >
-      {data.acceptsInputs && <Handle type="target" position={Position.Top} className="step-handle" />}
+      {data.acceptsInputs && <Handle type="target" position={Position.Top} className="step-handle" isConnectable={isConnectable} />}
       <Flex gap="2.5" align="center" p="2.5">
         <Flex boxSize="8" flexShrink="0" rounded="lg" align="center" justify="center" bg="colorPalette.subtle" color="colorPalette.fg">
           <Icon as={look.icon} boxSize="4" aria-hidden />
@@ -96,7 +97,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
         </Box>
       </Flex>
       <Box h="1" bg="colorPalette.solid" roundedBottom="xl" opacity={0.85} />
-      <Handle type="source" position={Position.Bottom} className="step-handle" />
+      <Handle type="source" position={Position.Bottom} className="step-handle" isConnectable={isConnectable} />
     </Box>
   );
 });

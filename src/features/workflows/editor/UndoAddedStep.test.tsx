@@ -36,6 +36,7 @@ function workflowWith(steps: StepOut[], version: number, canUndo: boolean): Work
     clone_count: 0,
     cloned_from_id: null,
     published_at: null,
+    published_version: null,
     created_at: '2026-11-20T10:00:00.000Z',
     updated_at: '2026-11-20T10:00:00.000Z',
     owner_id: 'u-1',

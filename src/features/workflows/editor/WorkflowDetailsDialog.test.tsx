@@ -17,6 +17,7 @@ const workflow = {
   clone_count: 0,
   cloned_from_id: null,
   published_at: null,
+  published_version: null,
   created_at: '2026-11-22T00:00:00.000Z',
   updated_at: '2026-11-22T00:00:00.000Z',
   owner_id: 'u1',

@@ -22,15 +22,18 @@ export interface StepNodeData extends Record<string, unknown> {
 
 export type StepFlowNode = Node<StepNodeData, 'step'>;
 
-function missingParams(step: StepOut, info: StepInfoOut | undefined): string[] {
+/** What a node needs to know of its step type: the catalogue's entry, or the gallery preview's. */
+export type NodeTypeInfo = Pick<StepInfoOut, 'name' | 'category' | 'params' | 'inputs'>;
+
+function missingParams(step: StepOut, info: NodeTypeInfo | undefined): string[] {
   return info ? missingRequired(info.params, step.param_inputs).map((p) => p.label) : [];
 }
 
-export type NodeCache = Map<string, { step: StepOut; info: StepInfoOut | undefined; selected: boolean; unsaved: boolean; node: StepFlowNode }>;
+export type NodeCache = Map<string, { step: StepOut; info: NodeTypeInfo | undefined; selected: boolean; unsaved: boolean; node: StepFlowNode }>;
 
 export function deriveNodes(
   steps: StepOut[],
-  catalogue: Map<string, StepInfoOut> | undefined,
+  catalogue: ReadonlyMap<string, NodeTypeInfo> | undefined,
   selected: ReadonlySet<string>,
   cache: NodeCache,
   unsaved: ReadonlySet<string>,
