@@ -44,11 +44,13 @@ async function furnishedAccount(language: Language, theme: Theme): Promise<{ tok
 interface Screen {
   name: string;
   path: string;
+  /** Sets up what the screen shows, through the API, before it is opened. */
+  before?: () => Promise<void>;
   /** Brings the screen to the state worth looking at (a selected step, a tab). */
   open?: (page: Page) => Promise<void>;
 }
 
-const screens = (workflowId: string): Screen[] => [
+const screens = (workflowId: string, publish: () => Promise<void>): Screen[] => [
   { name: 'dashboard', path: '/' },
   { name: 'workflows', path: '/workflows' },
   {
@@ -87,6 +89,24 @@ const screens = (workflowId: string): Screen[] => [
     },
   },
   {
+    name: 'file-picker',
+    path: `/workflows/${workflowId}`,
+    open: async (page) => {
+      await page.getByTestId('step-node').first().click();
+      await page.getByRole('complementary').locator('button[aria-haspopup="dialog"]').first().click();
+      await page.getByRole('dialog').getByRole('list').first().waitFor();
+    },
+  },
+  {
+    name: 'publish-dialog',
+    path: `/workflows/${workflowId}`,
+    open: async (page) => {
+      await page.getByTestId('step-node').first().waitFor();
+      await page.getByText(/^(Publish|发布)$/).first().click();
+      await page.getByRole('dialog').waitFor();
+    },
+  },
+  {
     name: 'new-workflow-dialog',
     path: '/workflows',
     open: async (page) => {
@@ -96,7 +116,8 @@ const screens = (workflowId: string): Screen[] => [
   },
   { name: 'files', path: '/files', open: (page) => page.locator('main').getByText(/Customers|客户/).first().waitFor() },
   { name: 'settings', path: '/settings' },
-  { name: 'gallery', path: '/gallery' },
+  { name: 'gallery', path: '/gallery', before: publish },
+  { name: 'gallery-preview', path: `/gallery/${workflowId}`, open: (page) => page.getByTestId('step-node').nth(2).waitFor() },
 ];
 
 /** The step catalogue's English names and descriptions (served by the API, not in i18n/). */
@@ -121,7 +142,9 @@ async function tour(language: Language, theme: Theme): Promise<void> {
 
   const unreadable: Record<string, LowContrast[]> = {};
   const untranslated: Record<string, string[]> = {};
-  for (const screen of screens(workflowId)) {
+  const publish = async () => void (await api(token, language, 'POST', `/workflows/${workflowId}/publish?published=true`));
+  for (const screen of screens(workflowId, publish)) {
+    await screen.before?.();
     await page.goto(`${language === 'cn' ? '/cn' : ''}${screen.path === '/' && language === 'cn' ? '' : screen.path}`);
     await waitForHtmlLang(page, language === 'cn' ? 'zh-CN' : 'en');
     await page.locator('main h1, main h2, [data-testid="step-node"]').first().waitFor();
