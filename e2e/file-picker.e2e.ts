@@ -1,9 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { getWithToken, logInViaApi, newAccount, signUpViaApi } from './support/api';
+import { getWithToken, logInViaApi, newAccount, signUpViaApi, sendWithToken } from './support/api';
 import { useE2E } from './support/stack';
-import { pathOf, signedInPage } from './support/ui';
+import { pathOf, signedInPage, useTheme } from './support/ui';
 
 const e2e = useE2E();
 
@@ -115,23 +115,14 @@ describe('choosing files for a step', () => {
   e2e.test('the picker follows dark mode', async () => {
     const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
     const page = await signedInPage(e2e, token);
-    // As the editor's dark-mode journey does: the account's theme, and the browser's copy of it.
-    const res = await fetch(`${e2e.baseUrl}/api/v1/users/me/settings`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ theme: 'dark' }),
-    });
-    expect(res.status).toBe(200);
+    await useTheme(page, e2e.baseUrl, token, 'dark');
     // Something to show: a folder, a CSV to choose and a file that cannot be chosen.
     const form = new FormData();
     form.append('file', new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'planets.csv');
     form.append('file', new Blob(['notes'], { type: 'text/plain' }), 'notes.txt');
-    const auth = { authorization: `Bearer ${token}` };
-    expect((await fetch(`${e2e.baseUrl}/api/v1/files/`, { method: 'POST', headers: auth, body: form })).status).toBe(201);
-    const folder = await fetch(`${e2e.baseUrl}/api/v1/files/folders`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Archive' }) });
-    expect(folder.status).toBe(201);
+    await sendWithToken(e2e.baseUrl, token, 'POST', '/api/v1/files/', form);
+    await sendWithToken(e2e.baseUrl, token, 'POST', '/api/v1/files/folders', { name: 'Archive' });
 
-    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await workflowWithImportCsv(page, 'In the dark');
     await page.locator('.react-flow__node', { hasText: 'Import CSV' }).click();
     await page.getByRole('button', { name: 'Choose CSV file' }).click();

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { logInViaApi, newAccount, sendWithToken, signUpViaApi } from './support/api';
 import { englishOnlyTexts, lowContrastTexts, untranslatedTexts, type LowContrast } from './support/audit';
 import { ARTIFACTS_DIR, useE2E } from './support/stack';
-import { signedInPage, storeToken, waitForHtmlLang } from './support/ui';
+import { signedInPage, storeToken, useTheme, waitForHtmlLang } from './support/ui';
 
 // Every signed-in screen, in both themes and both languages: each text readable against its
 // background (WCAG AA), nothing left in English in the Chinese interface, no CSP violation (the
@@ -19,12 +19,12 @@ type Theme = 'light' | 'dark';
 const api = (token: string, language: Language, method: string, pathname: string, body?: unknown) =>
   sendWithToken(e2e.baseUrl, token, method, `/api/v1${pathname}`, body, language);
 
-/** A user with a CSV in a folder and a three-step workflow reading it, in the given settings. */
-async function furnishedAccount(language: Language, theme: Theme): Promise<{ token: string; workflowId: string }> {
+/** A user in the given language with a CSV in a folder and a three-step workflow reading it. */
+async function furnishedAccount(language: Language): Promise<{ token: string; workflowId: string }> {
   const zh = language === 'cn';
   const account = await signUpViaApi(e2e.baseUrl, newAccount({ name: zh ? '林佳' : 'Grace Hopper' }));
   const token = await logInViaApi(e2e.baseUrl, account);
-  await api(token, language, 'PATCH', '/users/me/settings', { locale: language, theme });
+  await api(token, language, 'PATCH', '/users/me/settings', { locale: language });
 
   const folder = await api(token, language, 'POST', '/files/folders', { name: zh ? '客户' : 'Customers' });
   const upload = new FormData();
@@ -131,10 +131,10 @@ async function englishStepTexts(token: string): Promise<RegExp[]> {
 }
 
 async function tour(language: Language, theme: Theme): Promise<void> {
-  const { token, workflowId } = await furnishedAccount(language, theme);
+  const { token, workflowId } = await furnishedAccount(language);
   const englishTexts = language === 'cn' ? [...english, ...(await englishStepTexts(token))] : [];
   const page = await signedInPage(e2e, token);
-  await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+  await useTheme(page, e2e.baseUrl, token, theme);
   await storeToken(page, token);
   await page.setViewportSize({ width: 1366, height: 850 });
   const dir = path.join(ARTIFACTS_DIR, 'tour');

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { getWithToken, logInViaApi, newAccount, sendWithToken, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
 import { lowContrastTexts } from './support/audit';
-import { pathOf, seeNotice, signedInPage } from './support/ui';
+import { pathOf, seeNotice, signedInPage, useTheme } from './support/ui';
 
 const e2e = useE2E();
 
@@ -265,15 +265,7 @@ describe('workflow editor layout and theme', () => {
   e2e.test('dark mode: step cards, zoom controls and minimap follow the theme', async () => {
     const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount()));
     const page = await signedInPage(e2e, token);
-    // The account's theme wins after sign-in (UserThemeSync); the browser keeps it as next-themes
-    // does, where public/theme-init.js reads it before the app loads.
-    const res = await fetch(`${e2e.baseUrl}/api/v1/users/me/settings`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ theme: 'dark' }),
-    });
-    expect(res.status).toBe(200);
-    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await useTheme(page, e2e.baseUrl, token, 'dark');
     await editorWithOneStep(page, 'In the dark');
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     const canvas = page.getByRole('region', { name: 'Workflow canvas' });

@@ -65,3 +65,18 @@ export async function signedInPage(e2e: { newPage(): Promise<Page> }, token: str
   await storeToken(page, token);
   return page;
 }
+
+/**
+ * Switches a signed-in page to a theme as the app would hold it: the account's setting (which
+ * wins after sign-in, UserThemeSync) and the browser's copy that public/theme-init.js reads before
+ * the app loads. Takes effect on the page's next load.
+ */
+export async function useTheme(page: Page, baseUrl: string, token: string, theme: 'light' | 'dark'): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/v1/users/me/settings`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ theme }),
+  });
+  if (res.status !== 200) throw new Error(`Setting the theme answered ${res.status}`);
+  await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+}

@@ -7,36 +7,21 @@ import type { WorkflowOut } from '../../../../server/src/modules/workflows/workf
 import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
+import { info } from './editorFixtures';
 
 // A copy of someone else's workflow: the server dropped its import step's file (it was theirs),
 // so the step has no value for a required param. The editor must say so on the canvas and in the form.
 
 const importCsv: StepInfoOut = {
-  id: 'import_csv',
-  name: 'Import CSV',
-  description: 'Load a CSV file from your files.',
-  category: 'source',
-  tags: ['import', 'csv'],
+  ...info('import_csv', 'Import CSV', 'source', 0, 0),
   params: [
     { name: 'file', type: 'file', label: 'CSV file', help: 'The CSV file to read.', required: true },
     { name: 'delimiter', type: 'enum', label: 'Delimiter', help: 'Between values.', required: false, default: 'auto', options: ['auto', 'comma', 'semicolon'] },
   ],
-  inputs: { min: 0, max: 0 },
-  outputs: ['dataset'],
-  cost: { per: 'run', credits: 0, note: '' },
-  customized: false,
 };
 const filter: StepInfoOut = {
-  id: 'filter',
-  name: 'Filter rows',
-  description: 'Keep the rows that match.',
-  category: 'transform',
-  tags: ['filter'],
+  ...info('filter', 'Filter rows', 'transform', 1, 1),
   params: [{ name: 'condition', type: 'expression', label: 'Condition', help: 'Which rows to keep.', required: true }],
-  inputs: { min: 1, max: 1 },
-  outputs: ['dataset'],
-  cost: { per: 'run', credits: 0, note: '' },
-  customized: false,
 };
 
 const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: { delimiter: 'semicolon' }, inputs: [], position: { x: 0, y: 0 } };

@@ -7,34 +7,18 @@ import { navigate } from '../../../app/navigation';
 import { api, testUser } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
-import { workflowWith } from './editorFixtures';
+import { info, workflowWith } from './editorFixtures';
 
 // Step settings typed but not saved are kept as a draft per step: clicking another step, leaving
 // the page or reloading it loses nothing, and the editor says which steps hold unsaved changes.
 
 const filter: StepInfoOut = {
-  id: 'filter',
-  name: 'Filter rows',
-  description: 'Keep the rows that match.',
-  category: 'transform',
-  tags: ['filter'],
+  ...info('filter', 'Filter rows', 'transform', 0, 1),
   params: [{ name: 'condition', type: 'expression', label: 'Condition', help: 'Which rows to keep.', required: true }],
-  inputs: { min: 0, max: 1 },
-  outputs: ['dataset'],
-  cost: { per: 'run', credits: 0, note: '' },
-  customized: false,
 };
 const importCsv: StepInfoOut = {
-  id: 'import_csv',
-  name: 'Import CSV',
-  description: 'Load a CSV file from your files.',
-  category: 'source',
-  tags: ['import'],
+  ...info('import_csv', 'Import CSV', 'source', 0, 0),
   params: [{ name: 'file', type: 'file', label: 'CSV file', help: 'The CSV file to read.', required: true }],
-  inputs: { min: 0, max: 0 },
-  outputs: ['dataset'],
-  cost: { per: 'run', credits: 0, note: '' },
-  customized: false,
 };
 
 const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: { file: 'f-1' }, inputs: [], position: { x: 0, y: 0 } };
