@@ -78,7 +78,7 @@ function PickerContent({
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<{ sort: FolderSortKey; order: SortOrder }>({ sort: 'name', order: 'asc' });
   const [filter, setFilter] = useState('');
-  const [selected, setSelected] = useState<{ id: string; name: string } | null>(null);
+  const [picked, setSelected] = useState<{ id: string; name: string } | null>(null);
 
   const { data, isLoading, isError, isFetching } = useGetFolderQuery({ id: folderId, page, page_size: PAGE_SIZE, ...sort });
   const atRoot = folderId === 'root';
@@ -90,6 +90,10 @@ function PickerContent({
   const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const kinds = accept?.join(', ');
   const isChoosable = (file: FileEntry) => kind === 'file' && acceptsFile(accept, file.name);
+  // Until the user picks another, the current choice is the selection (reopening the picker to
+  // look around and choosing again should not have to find it anew).
+  const current = data?.items.find((item): item is FileEntry => item.type === 'file' && item.id === chosenId);
+  const selected = picked ?? (current ? { id: current.id, name: current.name } : null);
 
   const navigate = (id: string) => {
     setFolderId(id);

@@ -170,7 +170,11 @@ describe('file param picker', () => {
   it('names the saved file when the step opens, and says so (in either language) when it is gone', async () => {
     const first = renderInspector(importCsv, { file: 'f-cust' });
     expect(await screen.findByDisplayValue('customers.csv')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Change CSV file' })).toBeInTheDocument();
+    // Reopened, the picker starts where the file is, with it selected and ready to choose again.
+    await first.user.click(screen.getByRole('button', { name: 'Change CSV file' }));
+    const dialog = await picker();
+    expect(await within(dialog).findByText('Selected: customers.csv')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Choose file' })).toBeEnabled();
     first.unmount();
 
     const gone = renderInspector(importCsv, { file: 'f-deleted' });
