@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../config/config';
 import { createStorage, type Storage } from '../../storage';
-import { Datasets, DatasetNotFound, InvalidDatasetInput, InvalidRecordsQuery, RecordNotFound, type DatasetMetadata, type JsonRecord, type FilterOp, type RecordsQuery, type RowColumn, type RowColumnType } from '.';
+import { Datasets, DatasetAlreadyStored, DatasetNotFound, DatasetReader, InvalidDatasetInput, InvalidRecordsQuery, RecordNotFound, type DatasetMetadata, type JsonRecord, type FilterOp, type RecordsQuery, type RowColumn, type RowColumnType } from '.';
 
 // Real DuckDB over real Parquet files in a local storage folder, as `npm start` runs it.
 
@@ -273,11 +273,15 @@ describe('a dataset written from rows', () => {
     expect(items.map((r) => r.name)).toEqual([...rows, ...rows].map((r) => r.name).concat('Nobody'));
   });
 
-  it('makes the same ids again when the same dataset is written again (a retried batch)', async () => {
+  it('makes the same ids again when a write is retried, and never overwrites a stored snapshot', async () => {
     const datasetId = 'b2b2b2b2-1111-4111-8111-000000000002';
-    const once = await datasets.write({ ownerId: owner, name: 'Retry', datasetId, source: { columns: people, batches: [rows] } });
+    const write = () => datasets.write({ ownerId: owner, name: 'Retry', datasetId, source: { columns: people, batches: [rows] } });
+    const once = await write();
     const first = (await datasets.records(once, {})).items.map((r) => r._id);
-    const again = await datasets.write({ ownerId: owner, name: 'Retry', datasetId, source: { columns: people, batches: [rows] } });
+    await expect(write()).rejects.toBeInstanceOf(DatasetAlreadyStored);
+    // As if the first attempt had never reached the storage (a crash before the put).
+    await storage.delete(once.storageKey);
+    const again = await write();
     expect((await datasets.records(again, {})).items.map((r) => r._id)).toEqual(first);
   });
 });
@@ -435,6 +439,19 @@ describe('a 5,000-row dataset', () => {
     expect(deep.items.map((r) => r.n)).toEqual(all.slice(3900, 4000).map((r) => r.n));
   });
 
+  it('pages a filter the same whether its matches are kept or only counted', async () => {
+    const countingOnly = new DatasetReader(datasets.pool, datasets.files, { selectionMaxRows: 10 });
+    const filters: RecordsQuery['filters'] = [{ column: 'city', op: 'contains', value: 'CITY 1' }];
+    const expected = Array.from({ length: N }, (_, n) => n).filter((n) => n % 10 !== 0 && [1, 10, 11, 12].includes(n % 13));
+    for (const reader of [datasets.reader, countingOnly]) {
+      for (const page of [1, 7, 23]) {
+        const answer = await reader.records(big, { filters, page, pageSize: 50 });
+        expect(answer.total).toBe(expected.length);
+        expect(answer.items.map((r) => r.n)).toEqual(expected.slice((page - 1) * 50, page * 50));
+      }
+    }
+  });
+
   it('finds a record by _id', async () => {
     const { items } = await datasets.records(big, { page: 123, pageSize: 10 });
     expect(await datasets.record(big, items[4]._id as string)).toMatchObject({ n: 1224 });
@@ -445,4 +462,16 @@ it('a dataset missing from the storage is not found', async () => {
   const ref = { storageKey: `datasets/${owner}/00000000-0000-4000-8000-000000000000.parquet` };
   await expect(datasets.describe(ref)).rejects.toBeInstanceOf(DatasetNotFound);
   await expect(datasets.records(ref, {})).rejects.toBeInstanceOf(DatasetNotFound);
+});
+
+it('closes while an ordered copy is being built, leaving no half-written file', async () => {
+  const config = loadConfig({ DATA_DIR: path.join(dir, 'closing'), DUCKDB_THREADS: '1' });
+  const log = { debug: jest.fn(), info: jest.fn(), warn: jest.fn(), error: jest.fn() };
+  const own = new Datasets({ storage, config: config.datasets, orderedCopyMinRows: 1, log });
+  const meta = await own.write({ ownerId: owner, name: 'Closing', source: { sql: () => `SELECT i AS n, md5(i::VARCHAR) AS h FROM range(300000) t(i)` } });
+  await own.records(meta, { sort: [{ column: 'h', direction: 'asc' }] });
+  await own.close();
+  expect(log.warn).not.toHaveBeenCalled();
+  expect(fs.readdirSync(config.datasets.cacheDir).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  await expect(own.records(meta, {})).rejects.toThrow(/closed/);
 });

@@ -60,8 +60,10 @@ export class Datasets {
     return this.reader.record(ref, recordId);
   }
 
+  /** On shutdown: an ordered copy being built is abandoned (it is only a cache), then DuckDB closes. */
   async close(): Promise<void> {
-    await this.reader.idle();
+    this.reader.stopCopies();
     await this.pool.close();
+    await this.reader.idle();
   }
 }

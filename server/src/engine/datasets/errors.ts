@@ -15,6 +15,18 @@ export class DatasetNotFound extends DomainError {
   }
 }
 
+/**
+ * A snapshot is already stored under this dataset's key. Snapshots are never overwritten (readers
+ * cache what they read of them), so a retry after a write that did reach the storage takes the
+ * stored one (`describe` tells its columns and rows) instead of writing it again.
+ */
+export class DatasetAlreadyStored extends DomainError {
+  constructor(readonly storageKey: string) {
+    super('conflict', 'server.datasets.alreadyStored');
+    this.name = 'DatasetAlreadyStored';
+  }
+}
+
 /** No record with this `_id` in the dataset. */
 export class RecordNotFound extends DomainError {
   constructor(readonly recordId: string) {

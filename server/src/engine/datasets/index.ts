@@ -1,6 +1,6 @@
 export { Datasets, type DatasetsOptions } from './datasets';
 export { DuckDBPool, type DuckDBPoolOptions } from './duckdb-pool';
-export { DatasetNotFound, InvalidDatasetInput, InvalidRecordsQuery, RecordNotFound, type QueryIssue, type QueryIssueCode } from './errors';
+export { DatasetAlreadyStored, DatasetNotFound, InvalidDatasetInput, InvalidRecordsQuery, RecordNotFound, type QueryIssue, type QueryIssueCode } from './errors';
 export { toJsonValue, type JsonRecord, type JsonValue } from './json-values';
 export * from './metadata';
 export { ParquetFiles, type LocalFile, type ParquetFilesOptions } from './parquet-files';

@@ -12,7 +12,7 @@ import {
 } from '@duckdb/node-api';
 import type { Storage } from '../../storage/storage';
 import type { DuckDBPool } from './duckdb-pool';
-import { InvalidDatasetInput } from './errors';
+import { DatasetAlreadyStored, InvalidDatasetInput } from './errors';
 import { datasetKey, RECORD_ID, type DatasetColumn, type DatasetMetadata, type DatasetRef } from './metadata';
 import type { LocalFile, ParquetFiles } from './parquet-files';
 import { typeName } from './records-query';
@@ -49,7 +49,10 @@ export interface RowsSource {
 export interface WriteDataset {
   ownerId: string;
   name: string;
-  /** Made here when absent. A retry may pass the same id again: generated `_id`s come out the same. */
+  /**
+   * Made here when absent. A retry of a write that stored nothing may pass the same id again:
+   * generated `_id`s come out the same. One that was stored is refused (DatasetAlreadyStored).
+   */
   datasetId?: string;
   stepRunId?: string | null;
   /** What the source reads (SqlSource's `inputs`), and the new dataset's lineage, in order. */
@@ -101,6 +104,8 @@ export class DatasetWriter {
     const id = request.datasetId ?? randomUUID();
     if (!uuid.test(id)) throw new Error(`A dataset id must be a lower-case UUID, got ${JSON.stringify(id)}`);
     const storageKey = datasetKey(request.ownerId, id);
+    // Checked first, not after the work: a snapshot is immutable once stored.
+    if (await this.storage.head(storageKey)) throw new DatasetAlreadyStored(storageKey);
     await (this.tidied ??= this.removeStaleTemporaries());
     const temp = path.join(this.options.tempDir, `${id}.${randomUUID()}.parquet`);
     const leases: LocalFile[] = [];
