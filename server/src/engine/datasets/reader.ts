@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBListValue, DuckDBPreparedStatement, DuckDBResultReader } from '@duckdb/node-api';
 import type { Log } from '../../lib/logger';
 import type { DuckDBPool } from './duckdb-pool';
 import { InvalidRecordsQuery, queryIssue, RecordNotFound } from './errors';
@@ -252,12 +252,20 @@ export class DatasetReader {
     const key = `${file}\0${filterKey}`;
     const known = this.selections.get(key) ?? this.totals.get(key);
     if (known !== undefined) return known;
-    const found = await this.query(connection, `SELECT ${ROW_NUMBER}::UINTEGER FROM ${parquetScan(file)} WHERE ${where} LIMIT $${params.length + 1}`, [
-      ...params,
-      BigInt(this.selectionMaxRows + 1),
-    ]);
-    if (found.currentRowCount > this.selectionMaxRows) return this.count(connection, file, where, params, filterKey);
-    const rows = rowNumbersOf(found);
+    // One scan answers both: the count, and the row numbers when there are few enough to keep.
+    // (list() gathers them in no particular order across threads; they are sorted here.)
+    const n = params.length;
+    const found = await this.query(
+      connection,
+      `SELECT count(*), CASE WHEN count(*) <= $${n + 1} THEN list(${ROW_NUMBER}::UINTEGER) END FROM ${parquetScan(file)} WHERE ${where}`,
+      [...params, BigInt(this.selectionMaxRows)],
+    );
+    const [total, list] = found.getRows()[0] as [bigint, DuckDBListValue | null];
+    if (!list) {
+      this.totals.set(key, Number(total));
+      return Number(total);
+    }
+    const rows = Uint32Array.from(list.items as number[]).sort();
     this.selections.set(key, rows, rows.byteLength + key.length * 2);
     return rows;
   }
