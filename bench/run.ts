@@ -10,6 +10,7 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../server/src/db/database';
 import { StepsService } from '../server/src/modules/steps/steps.service';
 import { launchBrowser, chromiumPath } from '../e2e/support/browser';
+import { benchDatasets } from './datasets';
 
 /**
  * `npm run bench`. The servers under test run in processes of their own (a bare Fastify route as
@@ -21,13 +22,15 @@ import { launchBrowser, chromiumPath } from '../e2e/support/browser';
  * Env: BENCH_SECONDS (per case, default 8), BENCH_WARMUP_SECONDS (1), BENCH_AGED_EDITS (10000),
  * BENCH_READ_RATE (target req/s of the read-during-write case, 500), BENCH_DATABASE_URL (also run
  * on PostgreSQL), BENCH_PROFILE=1 (the app server writes a --cpu-prof profile to bench/profiles),
- * BENCH_EDITOR=1 (also time the editor in Chromium; needs `npm run build:web`).
+ * BENCH_EDITOR=1 (also time the editor in Chromium; needs `npm run build:web`), BENCH_DATASETS=1
+ * (also page through a 1M-row dataset; `only`: that alone, see bench/datasets.ts).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const AGED_EDITS = Number(process.env.BENCH_AGED_EDITS ?? 10_000);
 const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 500);
 const PG_URL = process.env.BENCH_DATABASE_URL || null;
+const DATASETS = process.env.BENCH_DATASETS ?? '';
 const CONNECTIONS = 10;
 const root = path.resolve(__dirname, '..');
 
@@ -375,18 +378,21 @@ async function benchFirstLoad() {
 
 async function main() {
   const started = Date.now();
-  await benchFirstLoad();
-  log('bare Fastify baseline');
-  const bareServer = await startServer('bare-server.ts', { ...process.env });
-  let bare: Figures;
-  try {
-    bare = await measure({ url: `${bareServer.url}/hello` });
-  } finally {
-    await bareServer.stop();
+  if (DATASETS !== 'only') {
+    await benchFirstLoad();
+    log('bare Fastify baseline');
+    const bareServer = await startServer('bare-server.ts', { ...process.env });
+    let bare: Figures;
+    try {
+      bare = await measure({ url: `${bareServer.url}/hello` });
+    } finally {
+      await bareServer.stop();
+    }
+    const results = [await benchDatabase('SQLite', null)];
+    if (PG_URL) results.push(await benchDatabase('PostgreSQL', PG_URL));
+    report(bare, results);
   }
-  const results = [await benchDatabase('SQLite', null)];
-  if (PG_URL) results.push(await benchDatabase('PostgreSQL', PG_URL));
-  report(bare, results);
+  if (DATASETS === '1' || DATASETS === 'only') console.log(`\n${await benchDatasets()}`);
   log(`\nbench took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 

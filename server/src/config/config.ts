@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -50,6 +51,21 @@ export interface Config {
    * otherwise the built-in local text embedding (offline, no key).
    */
   embedding: EmbeddingConfig;
+  /** DuckDB and the local Parquet files behind datasets (engine/datasets). */
+  datasets: DatasetsConfig;
+}
+
+export interface DatasetsConfig {
+  /** DuckDB's memory limit (`1GB`, `512MB`); above it DuckDB spills to `tempDir`. */
+  duckdbMemoryLimit: string;
+  /** DuckDB worker threads, shared by every query of the process. */
+  duckdbThreads: number;
+  /** Local folder for dataset files being written, and DuckDB's spill files. */
+  tempDir: string;
+  /** Local folder of Parquet files downloaded from S3 and of ordered copies; one per process. */
+  cacheDir: string;
+  /** Bytes the cache may hold before the least recently used files are removed. */
+  cacheMaxBytes: number;
 }
 
 export interface EmbeddingConfig {
@@ -84,8 +100,21 @@ const int = (value: string | undefined, fallback: number, name: string): number 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
+/**
+ * A quarter of the machine's memory, at most 4 GiB: DuckDB's own default (80%) suits a database
+ * server, not a web process that shares the machine with the API, the worker and PostgreSQL.
+ */
+const defaultDuckdbMemory = () => `${Math.max(256, Math.min(4096, Math.floor(os.totalmem() / 4 / MiB)))}MB`;
+
 const bool = (value: string | undefined, fallback: boolean): boolean =>
   value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+
+/** `512MB`, `2GB`, `1.5GiB`: a size DuckDB understands, checked here so a typo fails at start. */
+function memorySize(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(value.trim())) throw new Error(`DUCKDB_MEMORY_LIMIT must be a size like 1GB or 512MB, got "${value}"`);
+  return value.trim();
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env.PORT, 8000, 'PORT');
@@ -138,6 +167,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       apiUrl: env.EMBEDDING_API_URL || null,
       apiKey: env.EMBEDDING_API_KEY || null,
       model: env.EMBEDDING_MODEL || null,
+    },
+    datasets: {
+      duckdbMemoryLimit: memorySize(env.DUCKDB_MEMORY_LIMIT) ?? defaultDuckdbMemory(),
+      duckdbThreads: Math.max(1, int(env.DUCKDB_THREADS, os.availableParallelism(), 'DUCKDB_THREADS')),
+      tempDir: path.join(dataDir, 'tmp'),
+      cacheDir: path.resolve(env.DATASET_CACHE_DIR || path.join(dataDir, 'cache', 'datasets')),
+      cacheMaxBytes: int(env.DATASET_CACHE_MAX_BYTES, 10 * GiB, 'DATASET_CACHE_MAX_BYTES'),
     },
   };
   return { ...config, ...overrides };

@@ -34,6 +34,10 @@ export class LocalStorage implements Storage {
     return full;
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const target = this.pathOf(key);
     // The source may fail while we create folders; pipeline() below still sees that error.

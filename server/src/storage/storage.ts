@@ -26,6 +26,11 @@ export interface Storage {
    * ours (an interrupted multipart upload is the bucket's to expire, see the README).
    */
   removeStaleTemporaries?(before: Date): Promise<number>;
+  /**
+   * Where the object's bytes are on this machine, for readers that open files themselves (DuckDB
+   * reading a dataset's Parquet file). Local only; with S3 they download a copy first.
+   */
+  localPath?(key: string): string;
   /** Big direct uploads in parts (S3 only; the local backend answers single PUT targets). */
   readonly multipart?: MultipartUploads;
   close(): Promise<void>;
