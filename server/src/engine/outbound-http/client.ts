@@ -115,6 +115,12 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions): Ou
   async function request(req: OutboundRequest): Promise<OutboundResponse> {
     const timeoutMs = Math.min(req.timeoutMs ?? defaultTimeoutMs, limits.maxTimeoutMs);
     const maxBytes = req.maxResponseBytes ?? defaultMaxResponseBytes;
+    // Checked before any timer or listener exists, so a bad request leaves nothing behind.
+    let method: HttpMethod = req.method ?? 'GET';
+    let url = checkUrl(req.url);
+    let headers = checkHeaders(req.headers ?? {}, options.userAgent);
+    let body = encodeBody(req.body, headers);
+    if (req.signal?.aborted) throw new OutboundHttpError('aborted');
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -122,7 +128,6 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions): Ou
       controller.abort();
     }, timeoutMs);
     const onAbort = () => controller.abort();
-    if (req.signal?.aborted) throw new OutboundHttpError('aborted');
     req.signal?.addEventListener('abort', onAbort, { once: true });
     const failure = (err: unknown, url: URL): OutboundHttpError => {
       if (timedOut) return new OutboundHttpError('timeout', { host: url.hostname, seconds: Math.round(timeoutMs / 100) / 10 }, { cause: err });
@@ -133,10 +138,6 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions): Ou
       return new OutboundHttpError('network', { host: url.hostname, reason: String(code) }, { cause: err });
     };
 
-    let method: HttpMethod = req.method ?? 'GET';
-    let url = checkUrl(req.url);
-    let headers = checkHeaders(req.headers ?? {}, options.userAgent);
-    let body = encodeBody(req.body, headers);
     try {
       for (let redirects = 0; ; redirects++) {
         checkLiteralAddress(url, policy);
@@ -234,20 +235,19 @@ function encodeBody(body: OutboundRequest['body'], headers: Record<string, strin
 
 async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, url: URL): Promise<Buffer> {
   const declared = Number(response.headers['content-length']);
-  const tooLarge = () => new OutboundHttpError('too_large', { host: url.hostname, limit: maxBytes });
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  const tooLarge = () => {
+    // Closing the connection is the point; the error it raises on the stream is ours to ignore.
+    response.body.on('error', () => undefined);
     response.body.destroy();
-    throw tooLarge();
-  }
+    return new OutboundHttpError('too_large', { host: url.hostname, limit: maxBytes });
+  };
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body) {
     const buffer = chunk as Buffer;
     size += buffer.byteLength;
-    if (size > maxBytes) {
-      response.body.destroy();
-      throw tooLarge();
-    }
+    if (size > maxBytes) throw tooLarge();
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
