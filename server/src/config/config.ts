@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { AddressPolicy } from '../engine/outbound-http/address-policy';
 
 /**
  * Every setting the server reads from the environment, in one place. The README's configuration
@@ -50,6 +51,15 @@ export interface Config {
    * otherwise the built-in local text embedding (offline, no key).
    */
   embedding: EmbeddingConfig;
+  /** Where HTTP steps (requests, API sources, webhooks) may connect; see engine/outbound-http. */
+  httpSteps: HttpStepsConfig;
+}
+
+export interface HttpStepsConfig {
+  /** Private, loopback and link-local addresses become reachable; cloud metadata addresses stay shut. */
+  allowPrivate: boolean;
+  /** CIDRs, addresses, host names and `*.suffix` wildcards reachable whatever they resolve to. */
+  allowedHosts: string[];
 }
 
 export interface EmbeddingConfig {
@@ -139,6 +149,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       apiKey: env.EMBEDDING_API_KEY || null,
       model: env.EMBEDDING_MODEL || null,
     },
+    httpSteps: {
+      allowPrivate: bool(env.HTTP_STEPS_ALLOW_PRIVATE, false),
+      allowedHosts: (env.HTTP_STEPS_ALLOWED_HOSTS || '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    },
   };
+  // A typo in the allow-list should stop the start, not surface as refused calls in some run later.
+  new AddressPolicy(config.httpSteps);
   return { ...config, ...overrides };
 }
