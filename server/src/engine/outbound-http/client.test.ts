@@ -73,6 +73,9 @@ beforeAll(async () => {
         case '/big-declared':
           res.setHeader('content-length', String(5_000_000));
           return res.write('a');
+        case '/huge-head':
+          res.setHeader('x-filler', 'a'.repeat(80 * 1024));
+          return res.end('ok');
         case '/slow':
           return setTimeout(() => res.end('late'), 3000).unref();
         case '/slow-body':
@@ -278,6 +281,10 @@ describe('outbound HTTP client', () => {
     expect(await failure(allowed.request({ url: `${base}/big`, maxResponseBytes: 100_000 }))).toMatchObject({ kind: 'too_large', key: 'server.http.tooLarge', values: { limit: 100_000 } });
     expect((await allowed.request({ url: `${base}/big`, maxResponseBytes: 200_000 })).body).toHaveLength(3 * 64 * 1024);
     expect((await failure(allowed.request({ url: `${base}/big-declared`, maxResponseBytes: 1000 }))).kind).toBe('too_large');
+  });
+
+  it('refuses an answer whose headers pass 64 KiB', async () => {
+    expect(await failure(allowed.request({ url: `${base}/huge-head` }))).toMatchObject({ kind: 'too_large', values: { limit: 64 * 1024 } });
   });
 
   it('gives up after the time limit, waiting for headers or for the body', async () => {
