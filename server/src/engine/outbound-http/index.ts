@@ -6,5 +6,5 @@ export { OutboundHttpError, outboundHttpErrorKeys } from './errors';
 export type { OutboundHttpErrorKind } from './errors';
 export { ConcurrencyLimiter, RateLimiter } from './limiters';
 export type { RateLimiterOptions } from './limiters';
-export { abortableSleep, isRetryableStatus, parseRetryAfter, withRetries } from './retries';
+export { abortableSleep, isRetryableStatus, parseRetryAfter, requestWithRetries, withRetries } from './retries';
 export type { RetryOptions } from './retries';

@@ -4,7 +4,7 @@ import { AddressPolicy } from './address-policy';
 import { createOutboundHttpClient } from './client';
 import type { OutboundHttpClient, OutboundResponse } from './client';
 import { OutboundHttpError } from './errors';
-import { parseRetryAfter, withRetries } from './retries';
+import { parseRetryAfter, requestWithRetries, withRetries } from './retries';
 
 let server: http.Server;
 let base: string;
@@ -97,6 +97,14 @@ describe('withRetries', () => {
     hits.clear();
     const told = await withRetries(() => client.request({ method: 'POST', url: `${base}/flaky`, body: 'x' }), { method: 'POST', retryNonIdempotent: true, sleep });
     expect(told.status).toBe(200);
+  });
+
+  it('requestWithRetries takes the method from the request', async () => {
+    const { sleep } = recorder();
+    expect((await requestWithRetries(client, { url: `${base}/flaky` }, { sleep })).status).toBe(200);
+    hits.clear();
+    expect((await requestWithRetries(client, { method: 'PATCH', url: `${base}/flaky`, body: 'x' }, { sleep })).status).toBe(503);
+    expect(hits.get('/flaky')).toBe(1);
   });
 
   it('retries network errors but not refusals', async () => {

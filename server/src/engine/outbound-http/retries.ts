@@ -1,4 +1,4 @@
-import type { HttpMethod, OutboundResponse } from './client';
+import type { HttpMethod, OutboundRequest, OutboundResponse } from './client';
 import { OutboundHttpError } from './errors';
 
 /**
@@ -92,4 +92,13 @@ export async function withRetries(attempt: (n: number) => Promise<OutboundRespon
     options.onRetry?.({ attempt: n, delayMs, reason });
     await sleep(delayMs, options.signal);
   }
+}
+
+/** `withRetries` for one request: the method and the run's signal come from the request itself. */
+export function requestWithRetries(
+  client: { request(request: OutboundRequest): Promise<OutboundResponse> },
+  request: OutboundRequest,
+  options: Omit<RetryOptions, 'method' | 'signal'> = {},
+): Promise<OutboundResponse> {
+  return withRetries(() => client.request(request), { ...options, method: request.method ?? 'GET', signal: request.signal });
 }
