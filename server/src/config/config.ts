@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { AddressPolicy } from '../engine/outbound-http/address-policy';
 
 /**
  * Every setting the server reads from the environment, in one place. The README's configuration
@@ -53,6 +54,8 @@ export interface Config {
   embedding: EmbeddingConfig;
   /** DuckDB and the local Parquet files behind datasets (engine/datasets). */
   datasets: DatasetsConfig;
+  /** Where HTTP steps (requests, API sources, webhooks) may connect; see engine/outbound-http. */
+  httpSteps: HttpStepsConfig;
 }
 
 export interface DatasetsConfig {
@@ -66,6 +69,13 @@ export interface DatasetsConfig {
   cacheDir: string;
   /** Bytes the cache may hold before the least recently used files are removed. */
   cacheMaxBytes: number;
+}
+
+export interface HttpStepsConfig {
+  /** Private, loopback and link-local addresses become reachable; cloud metadata addresses stay shut. */
+  allowPrivate: boolean;
+  /** CIDRs, addresses, host names and `*.suffix` wildcards reachable whatever they resolve to. */
+  allowedHosts: string[];
 }
 
 export interface EmbeddingConfig {
@@ -175,6 +185,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       cacheDir: path.resolve(env.DATASET_CACHE_DIR || path.join(dataDir, 'cache', 'datasets')),
       cacheMaxBytes: int(env.DATASET_CACHE_MAX_BYTES, 10 * GiB, 'DATASET_CACHE_MAX_BYTES'),
     },
+    httpSteps: {
+      allowPrivate: bool(env.HTTP_STEPS_ALLOW_PRIVATE, false),
+      allowedHosts: (env.HTTP_STEPS_ALLOWED_HOSTS || '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    },
   };
+  // A typo in the allow-list should stop the start, not surface as refused calls in some run later.
+  new AddressPolicy(config.httpSteps);
   return { ...config, ...overrides };
 }
