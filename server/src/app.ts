@@ -15,6 +15,7 @@ import requestContext, { requestIdFrom } from './plugins/request-context';
 import securityHeaders from './plugins/security-headers';
 import webApp from './plugins/web-app';
 import storage from './plugins/storage';
+import queue from './plugins/queue';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
 import stepInfosRoutes from './modules/step-infos/step-infos.routes';
@@ -85,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(inputBounds);
   await app.register(database, { pgSchema: options.pgSchema });
   await app.register(storage);
+  await app.register(queue, { redisNamespace: options.redisNamespace });
   await app.register(authentication);
   await app.register(antiForgery);
   await app.register(formBody);

@@ -50,6 +50,23 @@ export interface Config {
    * otherwise the built-in local text embedding (offline, no key).
    */
   embedding: EmbeddingConfig;
+  /** The run engine's job queue. */
+  queue: QueueConfig;
+}
+
+export interface QueueConfig {
+  /** 'bullmq' (jobs in Redis, shared by every process) is the default when REDIS_URL is set. */
+  backend: 'memory' | 'bullmq';
+  /** Jobs of one kind running at once in one process (API with the in-process worker, or `npm run worker`). */
+  concurrency: number;
+  /** Redis key prefix of the BullMQ queues. */
+  prefix: string;
+  /** BullMQ: how long a running job's lock lasts without renewal; a dead worker's job is retaken after about this. */
+  lockDurationMs: number;
+  /** BullMQ: how often each worker looks for jobs whose worker died. */
+  stalledIntervalMs: number;
+  /** BullMQ: how many times a job may be retaken from a dead worker before it counts as failed. */
+  maxStalledCount: number;
 }
 
 export interface EmbeddingConfig {
@@ -139,6 +156,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       apiKey: env.EMBEDDING_API_KEY || null,
       model: env.EMBEDDING_MODEL || null,
     },
+    queue: queueConfig(env),
   };
   return { ...config, ...overrides };
+}
+
+function queueConfig(env: NodeJS.ProcessEnv): QueueConfig {
+  const backend = (env.QUEUE_BACKEND || (env.REDIS_URL ? 'bullmq' : 'memory')).toLowerCase();
+  if (backend !== 'memory' && backend !== 'bullmq') throw new Error(`QUEUE_BACKEND must be "memory" or "bullmq", got "${env.QUEUE_BACKEND}"`);
+  if (backend === 'bullmq' && !env.REDIS_URL) throw new Error('QUEUE_BACKEND=bullmq needs REDIS_URL');
+  const lockDurationMs = Math.max(1000, int(env.QUEUE_LOCK_DURATION_MS, 30_000, 'QUEUE_LOCK_DURATION_MS'));
+  return {
+    backend,
+    concurrency: Math.min(256, Math.max(1, int(env.QUEUE_CONCURRENCY, 4, 'QUEUE_CONCURRENCY'))),
+    prefix: env.QUEUE_PREFIX || 'stepwise',
+    lockDurationMs,
+    stalledIntervalMs: Math.max(500, int(env.QUEUE_STALLED_INTERVAL_MS, 30_000, 'QUEUE_STALLED_INTERVAL_MS')),
+    maxStalledCount: int(env.QUEUE_MAX_STALLED_COUNT, 2, 'QUEUE_MAX_STALLED_COUNT'),
+  };
 }
