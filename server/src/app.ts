@@ -3,6 +3,7 @@ import formBody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config/config';
 import { frameworkErrorHandler } from './http/framework-errors';
+import { registerJobHandlers } from './jobs/handlers';
 import { startHousekeeping } from './jobs/housekeeping';
 import antiForgery from './plugins/anti-forgery';
 import authentication, { API_PREFIX } from './plugins/authentication';
@@ -108,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.config.inProcessWorker) {
     const stop = startHousekeeping(app.db, app.log, { storage: app.storage });
     app.addHook('onClose', async () => stop());
+    registerJobHandlers(app.jobs, { db: app.db, storage: app.storage, log: app.log });
   }
 
   return app;

@@ -87,8 +87,8 @@ export class BullMqJobQueue implements JobQueue {
     await Promise.all([...this.workers.values()].map((w) => w.pause()));
   }
 
-  resume(): void {
-    for (const worker of this.workers.values()) worker.resume();
+  async resume(): Promise<void> {
+    await Promise.all([...this.workers.values()].map((w) => w.resume()));
   }
 
   async close(): Promise<void> {

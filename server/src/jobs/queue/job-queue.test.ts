@@ -162,7 +162,7 @@ describe.each(implementations)('JobQueue contract: %s', (_label, make) => {
     await queue.enqueue('pausable', { n: 2 });
     await sleep(400);
     expect(seen).toEqual([1]);
-    queue.resume();
+    await queue.resume();
     await waitFor(() => seen.length === 2, 'the job after resume');
   });
 

@@ -34,7 +34,7 @@ export interface JobQueue {
 
   /** Stops starting jobs in this process; resolves once the running ones have finished. */
   pause(): Promise<void>;
-  resume(): void;
+  resume(): Promise<void>;
 
   /** Stops taking jobs, waits for the running ones, and lets go of connections. */
   close(): Promise<void>;

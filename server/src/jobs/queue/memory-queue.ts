@@ -78,7 +78,7 @@ export class InMemoryJobQueue implements JobQueue {
     await Promise.allSettled([...this.running]);
   }
 
-  resume(): void {
+  async resume(): Promise<void> {
     this.paused = false;
     for (const name of this.lanes.keys()) this.dispatch(name);
   }
