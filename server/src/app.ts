@@ -3,6 +3,7 @@ import formBody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config/config';
 import { frameworkErrorHandler } from './http/framework-errors';
+import { registerJobHandlers } from './jobs/handlers';
 import { startHousekeeping } from './jobs/housekeeping';
 import antiForgery from './plugins/anti-forgery';
 import authentication, { API_PREFIX } from './plugins/authentication';
@@ -16,6 +17,7 @@ import securityHeaders from './plugins/security-headers';
 import webApp from './plugins/web-app';
 import storage from './plugins/storage';
 import datasets from './plugins/datasets';
+import queue from './plugins/queue';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
 import stepInfosRoutes from './modules/step-infos/step-infos.routes';
@@ -87,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(database, { pgSchema: options.pgSchema });
   await app.register(storage);
   await app.register(datasets);
+  await app.register(queue, { redisNamespace: options.redisNamespace });
   await app.register(authentication);
   await app.register(antiForgery);
   await app.register(formBody);
@@ -108,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.config.inProcessWorker) {
     const stop = startHousekeeping(app.db, app.log, { storage: app.storage });
     app.addHook('onClose', async () => stop());
+    registerJobHandlers(app.jobs, { db: app.db, storage: app.storage, log: app.log });
   }
 
   return app;

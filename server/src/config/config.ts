@@ -56,6 +56,8 @@ export interface Config {
   datasets: DatasetsConfig;
   /** Where HTTP steps (requests, API sources, webhooks) may connect; see engine/outbound-http. */
   httpSteps: HttpStepsConfig;
+  /** The run engine's job queue. */
+  queue: QueueConfig;
 }
 
 export interface DatasetsConfig {
@@ -76,6 +78,21 @@ export interface HttpStepsConfig {
   allowPrivate: boolean;
   /** CIDRs, addresses, host names and `*.suffix` wildcards reachable whatever they resolve to. */
   allowedHosts: string[];
+}
+
+export interface QueueConfig {
+  /** 'bullmq' (jobs in Redis, shared by every process) is the default when REDIS_URL is set. */
+  backend: 'memory' | 'bullmq';
+  /** Jobs of one kind running at once in one process (API with the in-process worker, or `npm run worker`). */
+  concurrency: number;
+  /** Redis key prefix of the BullMQ queues. */
+  prefix: string;
+  /** BullMQ: how long a running job's lock lasts without renewal; a dead worker's job is retaken after about this. */
+  lockDurationMs: number;
+  /** BullMQ: how often each worker looks for jobs whose worker died. */
+  stalledIntervalMs: number;
+  /** BullMQ: how many times a job may be retaken from a dead worker before it counts as failed. */
+  maxStalledCount: number;
 }
 
 export interface EmbeddingConfig {
@@ -192,8 +209,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         .map((entry) => entry.trim())
         .filter(Boolean),
     },
+    queue: queueConfig(env),
   };
   // A typo in the allow-list should stop the start, not surface as refused calls in some run later.
   new AddressPolicy(config.httpSteps);
   return { ...config, ...overrides };
+}
+
+function queueConfig(env: NodeJS.ProcessEnv): QueueConfig {
+  const backend = (env.QUEUE_BACKEND || (env.REDIS_URL ? 'bullmq' : 'memory')).toLowerCase();
+  if (backend !== 'memory' && backend !== 'bullmq') throw new Error(`QUEUE_BACKEND must be "memory" or "bullmq", got "${env.QUEUE_BACKEND}"`);
+  if (backend === 'bullmq' && !env.REDIS_URL) throw new Error('QUEUE_BACKEND=bullmq needs REDIS_URL');
+  const lockDurationMs = Math.max(1000, int(env.QUEUE_LOCK_DURATION_MS, 30_000, 'QUEUE_LOCK_DURATION_MS'));
+  return {
+    backend,
+    concurrency: Math.min(256, Math.max(1, int(env.QUEUE_CONCURRENCY, 4, 'QUEUE_CONCURRENCY'))),
+    prefix: env.QUEUE_PREFIX || 'stepwise',
+    lockDurationMs,
+    stalledIntervalMs: Math.max(500, int(env.QUEUE_STALLED_INTERVAL_MS, 30_000, 'QUEUE_STALLED_INTERVAL_MS')),
+    maxStalledCount: int(env.QUEUE_MAX_STALLED_COUNT, 2, 'QUEUE_MAX_STALLED_COUNT'),
+  };
 }

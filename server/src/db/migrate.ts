@@ -6,6 +6,7 @@ import * as m003 from './migrations/003_workflows';
 import * as m004 from './migrations/004_step_infos';
 import * as m005 from './migrations/005_history_deltas';
 import * as m006 from './migrations/006_published_version';
+import * as m007 from './migrations/007_runs';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -21,6 +22,7 @@ const migrations: Record<string, DialectMigration> = {
   '004_step_infos': m004,
   '005_history_deltas': m005,
   '006_published_version': m006,
+  '007_runs': m007,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -51,6 +51,13 @@ export interface Database {
   workflow_undo_entries: WorkflowUndoEntriesTable;
   step_info_overrides: StepInfoOverridesTable;
   step_info_embeddings: StepInfoEmbeddingsTable;
+  workflow_runs: WorkflowRunsTable;
+  step_runs: StepRunsTable;
+  step_run_batches: StepRunBatchesTable;
+  datasets: DatasetsTable;
+  dataset_parents: DatasetParentsTable;
+  compute_jobs: ComputeJobsTable;
+  run_events: RunEventsTable;
 }
 
 
@@ -214,4 +221,134 @@ export interface StepInfoEmbeddingsTable {
   /** JSON number[] */
   vector: string;
   updated_at: string;
+}
+
+// ---- the run engine (migration 007) ----
+
+/** Shared by runs, step runs, batches and compute jobs. */
+export const RUN_STATES = ['queued', 'running', 'paused', 'succeeded', 'failed', 'cancelled', 'skipped', 'cached'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+/** A run in one of these will not change again. */
+export const FINISHED_RUN_STATES: readonly RunState[] = ['succeeded', 'failed', 'cancelled', 'skipped', 'cached'];
+
+/** all: every step; up_to: the target and what it needs; from: the target and what follows; only: the target alone. */
+export const RUN_MODES = ['all', 'up_to', 'from', 'only'] as const;
+export type RunMode = (typeof RUN_MODES)[number];
+
+export interface WorkflowRunsTable {
+  id: string;
+  workflow_id: string;
+  /** Who started it; the owner checked on every read. */
+  user_id: string;
+  workflow_version: number;
+  /** JSON: the workflow as it was when the run started. */
+  snapshot: string;
+  mode: RunMode;
+  target_step_id: string | null;
+  /** Run over the first N records only (a preview run); NULL: all records. */
+  sample_size: number | null;
+  state: RunState;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+export interface StepRunsTable {
+  id: string;
+  run_id: string;
+  step_id: string;
+  step_type: string;
+  type_version: number;
+  params_hash: string;
+  /** Step type, version, params and inputs: an equal key means an equal output. */
+  cache_key: string;
+  state: RunState;
+  /** JSON string[] */
+  input_dataset_ids: string;
+  output_dataset_id: string | null;
+  /** NULL until known (before the inputs are read). */
+  records_total: number | null;
+  records_done: number;
+  records_failed: number;
+  error: string | null;
+  attempt: number;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+export interface StepRunBatchesTable {
+  step_run_id: string;
+  batch_no: number;
+  state: RunState;
+  first_record: number;
+  record_count: number;
+  records_failed: number;
+  /** Storage key of the batch's finished output part. */
+  output_key: string | null;
+  /** JSON kept by the step type between attempts. */
+  checkpoint: string | null;
+  error: string | null;
+  attempt: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DatasetsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  storage_key: string;
+  /** JSON [{name, type}] */
+  columns: string;
+  row_count: number;
+  bytes: number;
+  /** The step run that wrote it; NULL for uploads and once that run is deleted. */
+  step_run_id: string | null;
+  created_at: string;
+  /** NULL: kept until deleted. */
+  expires_at: string | null;
+}
+
+export interface DatasetParentsTable {
+  dataset_id: string;
+  parent_id: string;
+}
+
+export interface ComputeJobsTable {
+  id: string;
+  step_run_id: string;
+  batch_no: number | null;
+  state: RunState;
+  /** host:pid */
+  worker: string | null;
+  attempt: number;
+  queued_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  cpu_ms: number;
+  peak_rss_bytes: number | null;
+  /** Millionths of a credit. */
+  cost_micros: number;
+  /** JSON string[]: the last lines only. */
+  log_lines: string;
+  /** Older lines left out of log_lines. */
+  log_dropped: number;
+  error: string | null;
+}
+
+export interface RunEventsTable {
+  id: string;
+  run_id: string;
+  /** 1, 2, 3… per run. */
+  seq: number;
+  step_run_id: string | null;
+  /** e.g. 'run.state', 'step.state', 'step.progress', 'log' */
+  type: string;
+  /** JSON */
+  payload: string;
+  created_at: string;
 }
