@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import en from '../../../../i18n/en.json';
+import zh from '../../../../i18n/zh-CN.json';
 import { stepTypes } from '../step-types';
 import { getRunner, pendingRunners, runners } from '.';
 
@@ -24,5 +28,19 @@ describe('the runner registry', () => {
     expect(pendingRunners.code.kind).toBe('per-record');
     expect(pendingRunners.import_csv.kind).toBe('source');
     expect(pendingRunners.export_csv.kind).toBe('sink');
+  });
+});
+
+describe('the runners\' messages', () => {
+  it('exist in English and Chinese, quoting placeholders with “” rather than ASCII apostrophes', () => {
+    const sources = fs.readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const keys = new Set(sources.flatMap((f) => fs.readFileSync(path.join(__dirname, f), 'utf8').match(/server\.(steps|params|expressions)\.[A-Za-z]+/g) ?? []));
+    expect(keys.size).toBeGreaterThan(15);
+    for (const key of keys) {
+      for (const catalog of [en, zh] as Record<string, string>[]) {
+        expect([key, typeof catalog[key]]).toEqual([key, 'string']);
+        if (key.startsWith('server.steps.')) expect([key, /'\{/.test(catalog[key]) || /\}'/.test(catalog[key])]).toEqual([key, false]);
+      }
+    }
   });
 });
