@@ -1,3 +1,4 @@
+import { DomainError, ValidationFailed } from '../../lib/errors';
 import type { DatasetMetadata, Datasets } from '../datasets';
 import type { ParamValues } from '../params';
 import type { Column, SqlRunner, Vars } from './types';
@@ -31,12 +32,39 @@ export async function runSqlStep(datasets: Pick<Datasets, 'write'>, request: Run
     params,
     vars,
   );
-  return datasets.write({
-    ownerId: request.ownerId,
-    name: request.name,
-    datasetId: request.datasetId,
-    stepRunId: request.stepRunId,
-    inputs,
-    source: { sql: (tables) => runner.toSql(tables.map((table, i) => ({ table, columns: columns[i] })), params, vars).sql, params: bound },
-  });
+  try {
+    return await datasets.write({
+      ownerId: request.ownerId,
+      name: request.name,
+      datasetId: request.datasetId,
+      stepRunId: request.stepRunId,
+      inputs,
+      source: { sql: (tables) => runner.toSql(tables.map((table, i) => ({ table, columns: columns[i] })), params, vars).sql, params: bound },
+    });
+  } catch (err) {
+    throw asStepFailure(err);
+  }
+}
+
+/**
+ * DuckDB's own errors while the step runs ("Conversion Error: Could not convert string 'x' to
+ * INT32", "Out of Range Error: …"): the data did not fit what the params ask of it, which only
+ * running finds out. They become StepRunFailed, whose `reason` is DuckDB's first line (English: it
+ * goes to the run's log); anything else (storage, our own errors) passes through unchanged.
+ */
+export class StepRunFailed extends DomainError {
+  constructor(reason: string, readonly cause: unknown) {
+    super('rejected', 'server.steps.runFailed', { reason });
+    this.name = 'StepRunFailed';
+  }
+}
+
+const DUCKDB_ERROR = /^(?:[A-Z][a-z]+ )+Error: /;
+
+function asStepFailure(err: unknown): unknown {
+  // Not `instanceof Error`: the native binding's errors may come from another realm (Jest's, say).
+  const message = (err as { message?: unknown } | null)?.message;
+  if (err instanceof DomainError || err instanceof ValidationFailed || typeof message !== 'string' || !DUCKDB_ERROR.test(message)) return err;
+  const [first] = message.split('\n');
+  return new StepRunFailed(first.length > 500 ? `${first.slice(0, 500)}…` : first, err);
 }

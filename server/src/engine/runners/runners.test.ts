@@ -5,8 +5,9 @@ import { loadConfig } from '../../config/config';
 import { ValidationFailed } from '../../lib/errors';
 import { createStorage } from '../../storage';
 import { Datasets, type DatasetMetadata, type JsonRecord, type RowColumn } from '../datasets';
+import { translate } from '../../i18n/messages';
 import type { ParamValues } from '../params';
-import { getRunner, runSqlStep, StepParamsInvalid, type SqlRunner, type Vars } from '.';
+import { getRunner, runSqlStep, StepParamsInvalid, StepRunFailed, type SqlRunner, type Vars } from '.';
 
 // Every SQL step on real DuckDB over Parquet snapshots in a local storage folder, as `npm start` runs it.
 
@@ -118,6 +119,12 @@ describe('filter', () => {
     ]);
   });
 
+  it('says so in the reader\'s language', () => {
+    const values = { column: 'agee', columns: 'name, city, age, score' };
+    expect(translate('en', 'server.steps.unknownColumn', values)).toBe('Column “agee” does not exist; the input has name, city, age, score.');
+    expect(translate('zh-CN', 'server.steps.unknownColumn', values)).toBe('列“agee”不存在；输入中的列有：name, city, age, score。');
+  });
+
   it('refuses a column of the wrong type, naming it', async () => {
     expect(await refused('filter', [people], { condition: 'name > 5' })).toEqual([
       { key: 'server.steps.notComparable', loc: ['condition'], values: { column: 'name', type: 'VARCHAR', operation: '>', other: 'INTEGER' } },
@@ -186,6 +193,13 @@ describe('add_column', () => {
     const { meta, rows } = await output('add_column', [people], { new_column: 'City', expression: "upper(coalesce(city, '?'))" });
     expect(meta.columns.map((c) => c.name)).toEqual(['_id', 'name', 'City', 'age', 'score']);
     expect(rows.map((r) => r.City)).toEqual(['LONDON', 'MÜNCHEN', '北京', '?', 'LONDON', 'DUBLIN']);
+  });
+
+  it('fails as a step failure, with DuckDB\'s reason, when the data does not fit the formula', async () => {
+    const err = await run('add_column', [people], { new_column: 'n', expression: 'CAST(name AS INTEGER)' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StepRunFailed);
+    expect((err as StepRunFailed).messageKey).toBe('server.steps.runFailed');
+    expect(String((err as StepRunFailed).values.reason)).toMatch(/^Conversion Error: .*Ada/);
   });
 
   it('refuses text in arithmetic, naming the column, and replacing `_id`', async () => {
