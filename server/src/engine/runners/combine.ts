@@ -1,7 +1,7 @@
 import type { ParamValues } from '../params';
 import { columnsParam, expectInputs, findColumn, ID_COLUMN, q, RECORD_ID, requireColumn, resolveParams, sameName, typeCategory, widenTypes } from './columns';
 import { paramProblem } from './errors';
-import { POS, uniqueNames, withPositions } from './transform';
+import { newColumnName, POS, uniqueNames, withPositions } from './transform';
 import type { Column, SqlRunner, Vars } from './types';
 
 // ---------- aggregate ----------
@@ -54,9 +54,7 @@ function aggregatePlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
         throw paramProblem(['aggregations', i, 'column'], 'server.steps.notNumeric', { column: column.name, type: column.type, operation: f });
       }
     }
-    if (as !== undefined && as !== null && (typeof as !== 'string' || !as.trim() || as.length > 128)) throw paramProblem(['aggregations', i, 'as'], 'server.steps.columnName');
-    const outName = typeof as === 'string' ? as : column ? `${f}_${column.name}` : 'count';
-    if (sameName(outName, RECORD_ID)) throw paramProblem(['aggregations', i, 'as'], 'server.steps.recordIdColumn');
+    const outName = as !== undefined && as !== null ? newColumnName(as, ['aggregations', i, 'as']) : column ? `${f}_${column.name}` : 'count';
     return { column, fn: f, out: { name: outName, type: summaryType(f, column) } };
   });
   const groupsAt = new Map(groups.map((c, i) => [c, ['group_by', i]]));
@@ -138,7 +136,9 @@ function joinPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
   });
   const how = params.how;
   if (typeof how !== 'string' || !Object.prototype.hasOwnProperty.call(JOIN_SQL, how)) throw paramProblem(['how'], 'server.params.enum', { values: Object.keys(JOIN_SQL).join(', ') });
-  const suffix = typeof params.suffix === 'string' ? params.suffix : '';
+  const suffix = params.suffix ?? '';
+  if (typeof suffix !== 'string' || suffix.includes('\0')) throw paramProblem(['suffix'], 'server.params.string');
+  if (suffix.length > 32) throw paramProblem(['suffix'], 'server.params.maxLength', { limit: 32 });
   const leftCols = left.filter((c) => c.name !== RECORD_ID);
   const taken = new Set(leftCols.map((c) => c.name.toLowerCase()));
   const rightCols = right

@@ -75,6 +75,42 @@ const SAME_AS_ARGUMENT = 'coalesce ifnull nullif greatest least'.split(' ');
 /** Functions whose numeric argument(s) must be numbers. */
 const NUMERIC_ARGUMENT = 'abs round floor ceil ceiling trunc sign sqrt power pow exp ln log log10'.split(' ');
 
+/** DuckDB's type of a whole-number literal: INTEGER if it fits, else BIGINT, else wider. */
+function integerLiteralType(text: string): string {
+  if (!/^\d+$/.test(text)) return 'UNKNOWN';
+  const value = BigInt(text);
+  return value <= 2147483647n ? 'INTEGER' : value <= 9223372036854775807n ? 'BIGINT' : 'UNKNOWN';
+}
+
+/**
+ * The type a CAST's result has in the written dataset, as DuckDB spells it there. Parquet has no
+ * 128-bit integers (they come back as DOUBLE) and some types round-trip under another name, so
+ * those stay UNKNOWN rather than promise a type the file will not have.
+ */
+function castType(to: Extract<Expr, { type: 'cast' }>['to']): string {
+  switch (to.name) {
+    case 'DECIMAL':
+      return to.precision === undefined ? 'DECIMAL(18,3)' : `DECIMAL(${to.precision},${to.scale ?? 0})`;
+    case 'TIMESTAMPTZ':
+      return 'TIMESTAMP WITH TIME ZONE';
+    case 'HUGEINT':
+      return 'DOUBLE';
+    case 'BOOLEAN':
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INTEGER':
+    case 'BIGINT':
+    case 'FLOAT':
+    case 'DOUBLE':
+    case 'VARCHAR':
+    case 'DATE':
+    case 'TIMESTAMP':
+      return to.name;
+    default:
+      return 'UNKNOWN';
+  }
+}
+
 const unknown: Typed = { category: 'unknown', type: 'UNKNOWN' };
 const ofCategory = (category: TypeCategory, type: string): Typed => ({ category, type });
 
@@ -111,7 +147,7 @@ class TypeCheck {
   infer(e: Expr): Typed {
     switch (e.type) {
       case 'number':
-        return ofCategory('number', /^\d+$/.test(e.text) ? 'INTEGER' : 'UNKNOWN');
+        return ofCategory('number', integerLiteralType(e.text));
       case 'string':
         return { category: 'literal', type: 'VARCHAR' };
       case 'boolean':
@@ -200,7 +236,7 @@ class TypeCheck {
       }
       case 'cast': {
         this.infer(e.operand);
-        const type = e.to.name === 'DECIMAL' && e.to.precision !== undefined ? `DECIMAL(${e.to.precision},${e.to.scale ?? 0})` : e.to.name === 'TIMESTAMPTZ' ? 'TIMESTAMP WITH TIME ZONE' : e.to.name;
+        const type = castType(e.to);
         return ofCategory(typeCategory(type), type);
       }
       case 'call': {

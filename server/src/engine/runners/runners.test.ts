@@ -195,6 +195,34 @@ describe('add_column', () => {
     expect(rows.map((r) => r.City)).toEqual(['LONDON', 'MÜNCHEN', '北京', '?', 'LONDON', 'DUBLIN']);
   });
 
+  it('promises the types the written dataset has, wherever it names one', async () => {
+    const formulas: [string, string][] = [
+      ['CAST(age AS DOUBLE)', 'DOUBLE'],
+      ['CAST(age AS DECIMAL(10, 2))', 'DECIMAL(10,2)'],
+      ['CAST(age AS DECIMAL)', 'DECIMAL(18,3)'],
+      ['age::SMALLINT', 'SMALLINT'],
+      ['age::TINYINT', 'TINYINT'],
+      ['CAST(age AS HUGEINT)', 'DOUBLE'],
+      ['TRY_CAST(name AS INTEGER)', 'INTEGER'],
+      ['CAST(score AS FLOAT)', 'FLOAT'],
+      ["CAST('2024-01-02' AS DATE)", 'DATE'],
+      ["CAST('2024-01-02 03:04' AS TIMESTAMP)", 'TIMESTAMP'],
+      ["CAST('2024-01-02 03:04:00+00' AS TIMESTAMPTZ)", 'TIMESTAMP WITH TIME ZONE'],
+      ['10000000000', 'BIGINT'],
+      ['1', 'INTEGER'],
+      ['age > 1 AND city IS NOT NULL', 'BOOLEAN'],
+      ["name || '!'", 'VARCHAR'],
+      ['upper(name)', 'VARCHAR'],
+      ["CASE WHEN age > 30 THEN 'old' ELSE 'young' END", 'VARCHAR'],
+      ["coalesce(city, '-')", 'VARCHAR'],
+      ['-age', 'BIGINT'],
+    ];
+    for (const [expression, type] of formulas) {
+      expect([expression, runner('add_column').outputColumns([people.columns], { new_column: 'x', expression }).at(-1)]).toEqual([expression, { name: 'x', type }]);
+      await output('add_column', [people], { new_column: 'x', expression });
+    }
+  });
+
   it('fails as a step failure, with DuckDB\'s reason, when the data does not fit the formula', async () => {
     const err = await run('add_column', [people], { new_column: 'n', expression: 'CAST(name AS INTEGER)' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepRunFailed);
@@ -302,6 +330,7 @@ describe('aggregate', () => {
     expect(await refused('aggregate', [people], { aggregations: [{ column: 'city', function: 'sum', as: 's' }] })).toEqual([
       { key: 'server.steps.notNumeric', loc: ['aggregations', 0, 'column'], values: { column: 'city', type: 'VARCHAR', operation: 'sum' } },
     ]);
+    expect((await refused('aggregate', [people], { aggregations: [{ column: 'age', function: 'max', as: 'a"\0' }] }))[0]).toMatchObject({ key: 'server.steps.columnName', loc: ['aggregations', 0, 'as'] });
     expect((await refused('aggregate', [people], { aggregations: [{ column: 'age', function: 'median' }] }))[0]).toMatchObject({ key: 'server.steps.aggregateFunction', loc: ['aggregations', 0, 'function'] });
     expect((await refused('aggregate', [people], { group_by: ['n'], aggregations: [{ column: '*', function: 'count', as: 'N' }] }))[0]).toMatchObject({ key: 'server.steps.unknownColumn', loc: ['group_by', 0] });
     expect((await refused('aggregate', [people], { group_by: ['age'], aggregations: [{ column: '*', function: 'count', as: 'AGE' }] }))[0]).toMatchObject({ key: 'server.steps.duplicateOutput' });
@@ -354,6 +383,7 @@ describe('join', () => {
     ]);
     expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['town'] }))[0]).toMatchObject({ key: 'server.steps.unknownColumn', loc: ['right_on', 0] });
     expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['city'], suffix: '' }))[0]).toMatchObject({ key: 'server.steps.duplicateOutput', loc: ['suffix'] });
+    expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['city'], suffix: '"\0' }))[0]).toMatchObject({ key: 'server.params.string', loc: ['suffix'] });
   });
 });
 

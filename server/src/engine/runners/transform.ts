@@ -34,7 +34,7 @@ function integerParam(params: ParamValues, name: string, min: number): number {
 }
 
 /** Names a person gives an output column: non-empty, at most 128 characters, not the record id. */
-function newColumnName(value: unknown, loc: (string | number)[]): string {
+export function newColumnName(value: unknown, loc: (string | number)[]): string {
   if (typeof value !== 'string' || !value.trim()) throw paramProblem(loc, 'server.steps.columnName');
   if (value.length > 128 || value.includes('\0')) throw paramProblem(loc, 'server.steps.columnName');
   if (sameName(value, RECORD_ID)) throw paramProblem(loc, 'server.steps.recordIdColumn');
