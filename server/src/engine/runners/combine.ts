@@ -102,8 +102,11 @@ export const aggregateRunner: SqlRunner = {
     const groupBy = groups.length ? ` GROUP BY ${groups.map((c) => q(c.name)).join(', ')}` : '';
     const uuid = `substr(${hash}, 1, 8) || '-' || substr(${hash}, 9, 4) || '-' || substr(${hash}, 13, 4) || '-' || substr(${hash}, 17, 4) || '-' || substr(${hash}, 21, 12)`;
     const orderBy = groups.length ? ` ORDER BY ${groups.map((c) => `${q(c.name)} ASC NULLS LAST`).join(', ')}` : '';
+    // Row positions only when first/last need them: numbering rows costs a pass of its own.
+    const positioned = summaries.some((s) => s.fn === 'first' || s.fn === 'last');
+    const from = positioned ? withPositions(inputs[0].table) : inputs[0].table;
     return {
-      sql: `SELECT ${uuid} AS ${q(RECORD_ID)}, * EXCLUDE (${hash}) FROM (SELECT ${inner} FROM ${withPositions(inputs[0].table)}${groupBy})${orderBy}`,
+      sql: `SELECT ${uuid} AS ${q(RECORD_ID)}, * EXCLUDE (${hash}) FROM (SELECT ${inner} FROM ${from}${groupBy})${orderBy}`,
       params: [],
     };
   },

@@ -205,8 +205,9 @@ export const limitRunner: SqlRunner = {
   outputColumns: (inputs, params, vars) => limitPlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
     const { count, offset } = limitPlan(inputs.map((i) => i.columns), params, vars);
-    // Safe integers checked above, so they may be written as digits.
-    return { sql: `SELECT * EXCLUDE (${POS}) FROM ${withPositions(inputs[0].table)} ORDER BY ${POS} LIMIT ${count} OFFSET ${offset}`, params: [] };
+    // Safe integers checked above, so they may be written as digits. DuckDB keeps insertion order
+    // (duckdb-pool.ts), so a plain scan's LIMIT takes the first rows and stops reading there.
+    return { sql: `SELECT * FROM ${inputs[0].table} LIMIT ${count} OFFSET ${offset}`, params: [] };
   },
 };
 
