@@ -168,7 +168,7 @@ export class DatasetWriter {
       params = source.params ?? [];
     }
     try {
-      const names = await columnNames(connection, `SELECT * FROM ${relation}`);
+      const names = await columnNames(connection, `SELECT * FROM ${relation}`, params);
       const seen = new Set<string>();
       for (const name of names) {
         if (seen.has(name)) throw new InvalidDatasetInput('server.datasets.duplicateColumn', { column: name });
@@ -224,14 +224,21 @@ export class DatasetWriter {
   }
 }
 
-async function columnNames(connection: DuckDBConnection, sql: string): Promise<string[]> {
-  // Preparing tells the result's columns without running the query (or binding its parameters).
+async function columnNames(connection: DuckDBConnection, sql: string, params: readonly (string | number | boolean | null)[] = []): Promise<string[]> {
+  // Preparing tells the result's columns without running the query (or binding its parameters)…
   const prepared = await connection.prepare(sql);
   try {
-    return Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    const undecided = prepared.columnCount === 1 && prepared.columnName(0) === 'unknown';
+    if (!params.length || !undecided) {
+      return Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    }
   } finally {
     prepared.destroySync();
   }
+  // …unless a parameter's type depends on its value (`$1 * 2 AS x` in the select list): DuckDB then
+  // answers one column "unknown", and only running it with the values bound (no rows) tells them.
+  const result = await run(connection, `SELECT * FROM (${sql}) LIMIT 0`, params);
+  return result.columnNames();
 }
 
 async function run(connection: DuckDBConnection, sql: string, params: readonly (string | number | boolean | null)[]) {
@@ -247,7 +254,7 @@ async function run(connection: DuckDBConnection, sql: string, params: readonly (
         else prepared!.bindDouble(at, value);
       } else prepared!.bindVarchar(at, value);
     });
-    await prepared.run();
+    return await prepared.run();
   } finally {
     prepared?.destroySync();
   }

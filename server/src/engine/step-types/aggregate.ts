@@ -20,7 +20,8 @@ export const aggregate: StepTypeDescription = {
       name: 'aggregations',
       type: 'json',
       label: 'Summaries',
-      help: 'A JSON list of {"column", "function", "as"}; function is one of count, count_distinct, sum, avg, min, max, first, last. Use "*" as the column to count rows.',
+      help:
+        'A JSON list of {"column", "function", "as"}; function is one of count, count_distinct, sum, avg, min, max, first, last (sum and avg need a number column). Use "*" as the column to count rows. "as" names the result column; without it the name is function_column, e.g. sum_amount.',
       required: true,
       default: [{ column: '*', function: 'count', as: 'count' }],
     },
@@ -36,7 +37,7 @@ export const aggregate: StepTypeDescription = {
         group_by: { label: '分组依据', help: '这些列的每种不同取值组合得到一行结果。留空则只得到一行合计。' },
         aggregations: {
           label: '汇总方式',
-          help: '由 {"column", "function", "as"} 组成的 JSON 列表；function 可选 count、count_distinct、sum、avg、min、max、first、last。统计行数时 column 写 "*"。',
+          help: '由 {"column", "function", "as"} 组成的 JSON 列表；function 可选 count、count_distinct、sum、avg、min、max、first、last（sum 和 avg 需要数字列）。统计行数时 column 写 "*"。"as" 是结果列的名称；不填时名称为 function_column，例如 sum_amount。',
         },
       },
       cost_note: '免费。',

@@ -1,0 +1,70 @@
+import { DomainError, ValidationFailed } from '../../lib/errors';
+import type { DatasetMetadata, Datasets } from '../datasets';
+import type { ParamValues } from '../params';
+import type { Column, SqlRunner, Vars } from './types';
+
+export interface RunSqlStep {
+  runner: SqlRunner;
+  /** The step's input datasets, in the order of its inputs. */
+  inputs: readonly DatasetMetadata[];
+  params: ParamValues;
+  vars?: Vars;
+  ownerId: string;
+  /** The output dataset's name. */
+  name: string;
+  stepRunId?: string | null;
+  /** For a retry of a write that stored nothing (see WriteDataset). */
+  datasetId?: string;
+}
+
+/**
+ * Runs a SQL step: checks its params against the inputs' columns (StepParamsInvalid before any SQL
+ * runs), then has DuckDB write the SELECT's rows as the output dataset. The table names are known
+ * only inside the writer, so the SELECT is built twice: once here with stand-in names (to check
+ * and to get the bound values, which do not depend on names), once there.
+ */
+export async function runSqlStep(datasets: Pick<Datasets, 'write'>, request: RunSqlStep): Promise<DatasetMetadata> {
+  const { runner, inputs, params, vars } = request;
+  const columns: Column[][] = inputs.map((i) => i.columns);
+  runner.outputColumns(columns, params, vars);
+  const { params: bound } = runner.toSql(
+    columns.map((c, i) => ({ table: `input${i}`, columns: c })),
+    params,
+    vars,
+  );
+  try {
+    return await datasets.write({
+      ownerId: request.ownerId,
+      name: request.name,
+      datasetId: request.datasetId,
+      stepRunId: request.stepRunId,
+      inputs,
+      source: { sql: (tables) => runner.toSql(tables.map((table, i) => ({ table, columns: columns[i] })), params, vars).sql, params: bound },
+    });
+  } catch (err) {
+    throw asStepFailure(err);
+  }
+}
+
+/**
+ * DuckDB's own errors while the step runs ("Conversion Error: Could not convert string 'x' to
+ * INT32", "Out of Range Error: …"): the data did not fit what the params ask of it, which only
+ * running finds out. They become StepRunFailed, whose `reason` is DuckDB's first line (English: it
+ * goes to the run's log); anything else (storage, our own errors) passes through unchanged.
+ */
+export class StepRunFailed extends DomainError {
+  constructor(reason: string, readonly cause: unknown) {
+    super('rejected', 'server.steps.runFailed', { reason });
+    this.name = 'StepRunFailed';
+  }
+}
+
+const DUCKDB_ERROR = /^(?:[A-Z][a-z]+ )+Error: /;
+
+function asStepFailure(err: unknown): unknown {
+  // Not `instanceof Error`: the native binding's errors may come from another realm (Jest's, say).
+  const message = (err as { message?: unknown } | null)?.message;
+  if (err instanceof DomainError || err instanceof ValidationFailed || typeof message !== 'string' || !DUCKDB_ERROR.test(message)) return err;
+  const [first] = message.split('\n');
+  return new StepRunFailed(first.length > 500 ? `${first.slice(0, 500)}…` : first, err);
+}
