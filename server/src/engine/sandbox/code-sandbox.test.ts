@@ -1,5 +1,6 @@
 import { TestQuickJSWASMModule } from 'quickjs-emscripten';
-import { CodeSandbox, SandboxError, type JsonRecord, type SandboxLimits } from './index';
+import { code } from '../step-types/code';
+import { CodeSandbox, defaultSandboxLimits, SandboxError, type CodeMode, type JsonRecord, type SandboxLimits } from './index';
 import { newQuickJS } from './quickjs';
 
 const run = (code: string, records: JsonRecord[] = [{ a: 1 }], limits: Partial<SandboxLimits> = {}, vars = {}) =>
@@ -60,7 +61,7 @@ describe('CodeSandbox: the per-record contract', () => {
   it('refuses a per-batch result that is not an array', async () => {
     const error = await failure(new CodeSandbox('return records[0];', 'per_batch').runBatch([{ a: 1 }]));
     expect(error.code).toBe('bad_return');
-    expect(error.key).toBe('server.sandbox.bad_return');
+    expect(error.key).toBe('server.sandbox.badReturn');
   });
 
   it('refuses a result that is not a record, naming the record', async () => {
@@ -228,5 +229,19 @@ describe('CodeSandbox: memory', () => {
     const before = module.getWasmMemory().buffer.byteLength;
     for (let i = 0; i < 200; i++) await sandbox.runBatch(batch);
     expect(module.getWasmMemory().buffer.byteLength).toBe(before);
+  });
+});
+
+describe('the code step’s catalogue text', () => {
+  it('states the sandbox’s own limits and modes', () => {
+    const step = code;
+    const mib = defaultSandboxLimits.memoryLimitBytes / 1024 / 1024;
+    expect(step.description).toContain(`up to ${mib} MiB`);
+    expect(step.i18n?.['zh-CN']?.description).toContain(`${mib} MiB`);
+    const param = (name: string) => step.params.find((p) => p.name === name)!;
+    expect(param('timeout_ms').default).toBe(defaultSandboxLimits.timeoutMs);
+    expect(param('code').help).toContain(`up to ${defaultSandboxLimits.maxLogLines} per batch`);
+    const modes: CodeMode[] = ['per_record', 'per_batch'];
+    expect(param('mode')).toMatchObject({ options: modes, default: 'per_record' });
   });
 });

@@ -149,8 +149,9 @@ export class CodeSandbox {
     let input: string;
     try {
       input = JSON.stringify({ r: records, v: options.vars ?? {} });
-    } catch {
-      throw new SandboxError('input_too_large', { reason: 'not JSON' });
+    } catch (err) {
+      // The engine hands in dataset rows; a BigInt or a cycle there is its bug, not the user's.
+      throw new TypeError("code sandbox: the batch's records or variables are not JSON", { cause: err });
     }
     if (input.length > this.limits.maxInputChars) throw new SandboxError('input_too_large', { limit: this.limits.maxInputChars });
 
@@ -255,7 +256,7 @@ export class CodeSandbox {
     const error = (dumped && typeof dumped === 'object' ? dumped : {}) as { name?: unknown; message?: unknown; lineNumber?: unknown; stack?: unknown };
     const name = typeof error.name === 'string' ? error.name : 'Error';
     const message = typeof error.message === 'string' ? error.message.slice(0, 500) : String(dumped).slice(0, 500);
-    if (name === 'InternalError' && message === 'out of memory') return new SandboxError('memory', { limit: this.limits.memoryLimitBytes });
+    if (name === 'InternalError' && message === 'out of memory') return new SandboxError('memory', { mib: this.limits.memoryLimitBytes / 1024 / 1024 });
     if (name === 'InternalError' && message === 'stack overflow') return new SandboxError('stack', {});
     let line = typeof error.lineNumber === 'number' ? error.lineNumber : undefined;
     if (line === undefined && typeof error.stack === 'string') {
@@ -295,12 +296,12 @@ export class CodeSandbox {
   private harnessError(error: HarnessError, atMemoryCap: () => boolean): SandboxError {
     const index = typeof error.index === 'number' ? error.index : undefined;
     const line = typeof error.line === 'number' ? error.line : undefined;
-    if (error.code === 'thrown' && error.isNull === true && atMemoryCap()) return new SandboxError('memory', { limit: this.limits.memoryLimitBytes }, index);
+    if (error.code === 'thrown' && error.isNull === true && atMemoryCap()) return new SandboxError('memory', { mib: this.limits.memoryLimitBytes / 1024 / 1024 }, index);
     switch (error.code) {
       case 'thrown':
         return new SandboxError('thrown', { name: String(error.name ?? 'Error'), message: String(error.message ?? '') }, index, line);
       case 'memory':
-        return new SandboxError('memory', { limit: this.limits.memoryLimitBytes }, index);
+        return new SandboxError('memory', { mib: this.limits.memoryLimitBytes / 1024 / 1024 }, index);
       case 'stack':
         return new SandboxError('stack', {}, index, line);
       case 'not_json':

@@ -1,5 +1,5 @@
 /**
- * Why a batch of the code step failed, as a catalog key (`server.sandbox.<code>`) plus the values
+ * Why a batch of the code step failed, as a catalog key (`server.sandbox.<code in camelCase>`) plus the values
  * its text needs. Like `ExpressionError`, the engine knows no language and no HTTP: whoever shows
  * the failure (the run's log, an API answer) renders the key in the reader's language.
  *
@@ -42,6 +42,6 @@ export class SandboxError extends Error {
   ) {
     super(`sandbox ${code}${recordIndex === undefined ? '' : ` at record ${recordIndex}`}${line === undefined ? '' : ` line ${line}`} ${JSON.stringify(values)}`);
     this.name = 'SandboxError';
-    this.key = `server.sandbox.${code}`;
+    this.key = `server.sandbox.${code.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
   }
 }
