@@ -1,6 +1,8 @@
 import { TestQuickJSWASMModule } from 'quickjs-emscripten';
+import en from '../../../../i18n/en.json';
+import zhCN from '../../../../i18n/zh-CN.json';
 import { code } from '../step-types/code';
-import { CodeSandbox, defaultSandboxLimits, SandboxError, type CodeMode, type JsonRecord, type SandboxLimits } from './index';
+import { CodeSandbox, defaultSandboxLimits, SandboxError, type CodeMode, type JsonRecord, type SandboxErrorCode, type SandboxLimits } from './index';
 import { newQuickJS } from './quickjs';
 
 const run = (code: string, records: JsonRecord[] = [{ a: 1 }], limits: Partial<SandboxLimits> = {}, vars = {}) =>
@@ -189,6 +191,27 @@ describe('CodeSandbox: failures are typed, located and contained', () => {
     expect(error.code).toBe('input_too_large');
   });
 
+  it('reports the user’s own `throw null` as thrown, not as memory', async () => {
+    const error = await failure(run('throw null;'));
+    expect(error).toMatchObject({ code: 'thrown', recordIndex: 0, values: { name: 'null' } });
+  });
+
+  it('times out a per-batch function without naming a record', async () => {
+    const error = await failure(new CodeSandbox('for (;;) {}', 'per_batch', { timeoutMs: 100 }).runBatch([{}]));
+    expect(error).toMatchObject({ code: 'timeout', recordIndex: undefined });
+  });
+
+  it('turns a failure of the WebAssembly module itself into a typed crash', async () => {
+    const broken = {
+      newRuntime: () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+      getWasmMemory: () => new WebAssembly.Memory({ initial: 1 }),
+    };
+    const error = await failure(new CodeSandbox('return record;', 'per_record', {}, () => Promise.resolve(broken)).runBatch([{}]));
+    expect(error).toMatchObject({ code: 'crashed', key: 'server.sandbox.crashed', values: { message: 'Maximum call stack size exceeded' } });
+  });
+
   it('works normally after each kind of failure', async () => {
     await failure(run('while (true) {}', [{}], { timeoutMs: 50 }));
     await failure(run('function f() { return f(); } return f();'));
@@ -243,5 +266,14 @@ describe('the code step’s catalogue text', () => {
     expect(param('code').help).toContain(`up to ${defaultSandboxLimits.maxLogLines} per batch`);
     const modes: CodeMode[] = ['per_record', 'per_batch'];
     expect(param('mode')).toMatchObject({ options: modes, default: 'per_record' });
+  });
+});
+
+describe('SandboxError texts', () => {
+  it('has an English and a Chinese text for every code', () => {
+    const codes: SandboxErrorCode[] = ['syntax', 'thrown', 'timeout', 'memory', 'stack', 'output_too_large', 'not_json', 'bad_return', 'input_too_large', 'crashed'];
+    for (const catalog of [en, zhCN] as Record<string, string>[]) {
+      for (const c of codes) expect(catalog[new SandboxError(c).key]).toEqual(expect.any(String));
+    }
   });
 });
