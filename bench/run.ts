@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../server/src/db/database';
 import { StepsService } from '../server/src/modules/steps/steps.service';
+import { CodeSandbox, type CodeMode, type JsonRecord } from '../server/src/engine/sandbox';
 import { launchBrowser, chromiumPath } from '../e2e/support/browser';
 import { benchDatasets } from './datasets';
 
@@ -23,7 +24,8 @@ import { benchDatasets } from './datasets';
  * BENCH_READ_RATE (target req/s of the read-during-write case, 500), BENCH_DATABASE_URL (also run
  * on PostgreSQL), BENCH_PROFILE=1 (the app server writes a --cpu-prof profile to bench/profiles),
  * BENCH_EDITOR=1 (also time the editor in Chromium; needs `npm run build:web`), BENCH_DATASETS=1
- * (also page through a 1M-row dataset; `only`: that alone, see bench/datasets.ts).
+ * (also page through a 1M-row dataset; `only`: that alone, see bench/datasets.ts), BENCH_SANDBOX=1
+ * (also time the code step's sandbox; `only`: nothing else).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
@@ -378,6 +380,8 @@ async function benchFirstLoad() {
 
 async function main() {
   const started = Date.now();
+  if (process.env.BENCH_SANDBOX) await benchSandbox();
+  if (process.env.BENCH_SANDBOX === 'only') return;
   if (DATASETS !== 'only') {
     await benchFirstLoad();
     log('bare Fastify baseline');
@@ -429,6 +433,44 @@ async function benchEditor(address: string, token: string, workflowId: string) {
       .sort((a, b) => a - b);
     console.log(`| ${name} | ${Math.round(values[Math.floor(values.length / 2)])} |`);
   }
+}
+
+/**
+ * The code step's sandbox in this process: 100,000 records in batches of 1,000, each batch in a
+ * fresh QuickJS runtime (as the engine runs them), after one unmeasured pass of 10 batches.
+ */
+async function benchSandbox() {
+  const RECORDS = 100_000;
+  const BATCH = 1_000;
+  const records: JsonRecord[] = Array.from({ length: RECORDS }, (_, i) => ({ id: i, name: `customer ${i}`, amount: (i % 997) * 1.5, country: i % 3 ? 'NL' : 'DE' }));
+  const cases: [string, CodeMode, string][] = [
+    ['per record: spread, multiply by a variable, upper-case', 'per_record', 'return { ...record, total: record.amount * vars.rate, name: record.name.toUpperCase() };'],
+    ['per batch: the same as one map', 'per_batch', 'return records.map((record) => ({ ...record, total: record.amount * vars.rate, name: record.name.toUpperCase() }));'],
+    ['per record: return the record unchanged', 'per_record', 'return record;'],
+  ];
+  const rows: string[] = [];
+  for (const [name, mode, code] of cases) {
+    const sandbox = new CodeSandbox(code, mode);
+    const vars = { rate: 1.21 };
+    for (let b = 0; b < 10; b++) await sandbox.runBatch(records.slice(b * BATCH, (b + 1) * BATCH), { vars });
+    const times: number[] = [];
+    const start = process.hrtime.bigint();
+    for (let b = 0; b < RECORDS / BATCH; b++) {
+      const t = process.hrtime.bigint();
+      await sandbox.runBatch(records.slice(b * BATCH, (b + 1) * BATCH), { vars, firstRecordIndex: b * BATCH });
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    times.sort((a, b) => a - b);
+    rows.push(`| ${name} | ${Math.round(RECORDS / seconds)} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times[Math.floor(times.length * 0.99)].toFixed(1)} |`);
+  }
+  const empty = new CodeSandbox('return record;');
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < 100; i++) await empty.runBatch([]);
+  const emptyMs = Number(process.hrtime.bigint() - t) / 1e6 / 100;
+  console.log(`\n| code step sandbox, ${RECORDS} records in batches of ${BATCH} | records/s | batch p50 ms | batch p99 ms |\n|---|---:|---:|---:|`);
+  for (const row of rows) console.log(row);
+  console.log(`\nAn empty batch (fresh runtime and context, harness, compile, dispose): ${emptyMs.toFixed(2)} ms.`);
 }
 
 main().catch((err) => {
