@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { getWithToken, logInViaApi, newAccount, signUpViaApi, sendWithToken } from './support/api';
 import { useE2E } from './support/stack';
-import { pathOf, signedInPage, useTheme } from './support/ui';
+import { editorWithOneStep, signedInPage, useTheme } from './support/ui';
 
 const e2e = useE2E();
 
@@ -22,19 +22,6 @@ async function stepUntil(token: string, workflowId: string, check: (step: StepJs
     if ((step && check(step)) || Date.now() > deadline) return step;
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** A new workflow, opened in the editor, holding one Import CSV step; answers its id. */
-async function workflowWithImportCsv(page: Page, name: string): Promise<string> {
-  await page.goto('/workflows');
-  await page.getByRole('button', { name: 'New workflow' }).first().click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByRole('button', { name: 'Create and open' }).click();
-  await page.waitForURL(/\/workflows\/[0-9a-f-]{36}$/);
-  await page.getByRole('button', { name: 'Add step Import CSV' }).click();
-  await page.getByTestId('step-node').first().waitFor();
-  return pathOf(page).split('/').pop()!;
 }
 
 const csv = (text: string) => Buffer.from(text);
@@ -66,7 +53,7 @@ describe('choosing files for a step', () => {
       await page.getByText('2 uploads complete').waitFor();
 
       // A new Import CSV step needs its file.
-      const workflowId = await workflowWithImportCsv(page, 'Customers');
+      const workflowId = await editorWithOneStep(page, 'Customers');
       const node = page.getByTestId('step-node').first();
       await node.getByTestId('step-needs-settings').waitFor();
       await page.locator('.react-flow__node', { hasText: 'Import CSV' }).click();
@@ -123,7 +110,7 @@ describe('choosing files for a step', () => {
     await sendWithToken(e2e.baseUrl, token, 'POST', '/api/v1/files/', form);
     await sendWithToken(e2e.baseUrl, token, 'POST', '/api/v1/files/folders', { name: 'Archive' });
 
-    await workflowWithImportCsv(page, 'In the dark');
+    await editorWithOneStep(page, 'In the dark');
     await page.locator('.react-flow__node', { hasText: 'Import CSV' }).click();
     await page.getByRole('button', { name: 'Choose CSV file' }).click();
     const picker = page.getByRole('dialog', { name: 'CSV file' });

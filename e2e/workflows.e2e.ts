@@ -1,10 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { getWithToken, logInViaApi, newAccount, sendWithToken, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
 import { lowContrastTexts } from './support/audit';
-import { pathOf, seeNotice, signedInPage, useTheme } from './support/ui';
+import { editorWithOneStep, pathOf, seeNotice, signedInPage, useTheme } from './support/ui';
 
 const e2e = useE2E();
 
@@ -128,18 +127,6 @@ describe('workflow builder', () => {
     120_000,
   );
 });
-
-/** Creates a workflow through the list's dialog and lands in its editor with one Import CSV step. */
-async function editorWithOneStep(page: Page, name: string): Promise<void> {
-  await page.goto('/workflows');
-  await page.getByRole('button', { name: 'New workflow' }).first().click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByRole('button', { name: 'Create and open' }).click();
-  await page.waitForURL(/\/workflows\/[0-9a-f-]{36}$/);
-  await page.getByRole('button', { name: 'Add step Import CSV' }).click();
-  await page.getByTestId('step-node').first().waitFor();
-}
 
 describe('unsaved step settings', () => {
   e2e.test('a filter condition typed but not saved survives a reload, marked unsaved, and Save keeps it', async () => {

@@ -80,3 +80,17 @@ export async function useTheme(page: Page, baseUrl: string, token: string, theme
   if (res.status !== 200) throw new Error(`Setting the theme answered ${res.status}`);
   await page.evaluate((value) => localStorage.setItem('theme', value), theme);
 }
+
+/** Creates a workflow through the list's dialog and lands in its editor holding one Import CSV
+ *  step (English labels); answers the workflow's id. */
+export async function editorWithOneStep(page: Page, name: string): Promise<string> {
+  await page.goto('/workflows');
+  await page.getByRole('button', { name: 'New workflow' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create and open' }).click();
+  await page.waitForURL(/\/workflows\/[0-9a-f-]{36}$/);
+  await page.getByRole('button', { name: 'Add step Import CSV' }).click();
+  await page.getByTestId('step-node').first().waitFor();
+  return pathOf(page).split('/').pop()!;
+}
