@@ -55,7 +55,7 @@ export const RecordsQueryIn = Type.Object(
     sort: Type.Optional(
       Type.String({
         maxLength: RECORDS_QUERY_LIMITS.sortLength,
-        description: `Comma-separated sort keys, each \`column\` or \`column:asc\` / \`column:desc\`, applied in order (at most ${RECORDS_LIMITS.maxSortKeys}); nulls last; ties keep file order. Example: \`price:desc,name:asc\`.`,
+        description: `Comma-separated sort keys, each \`column\` or \`column:asc\` / \`column:desc\`, applied in order (at most ${RECORDS_LIMITS.maxSortKeys}); nulls last; ties keep file order; a column whose name holds \`:\` needs its direction written out. Example: \`price:desc,name:asc\`.`,
       }),
     ),
     columns: Type.Optional(

@@ -189,6 +189,32 @@ describe('datasets', () => {
     expect([describe.statusCode, describe.json().errors[0].loc]).toEqual([422, ['query', 'include_lineage']]);
   });
 
+  it('registers a dataset with its lineage only when every parent is the same owner\'s', async () => {
+    const theirs = await t.app.datasets.write({ ownerId: stranger.user.id as string, name: 'Theirs', source: { columns: [{ name: 'x', type: 'BIGINT' }], batches: [[{ x: 1 }]] } });
+    await service.registerDataset(theirs);
+    const mixed: DatasetMetadata = { ...cheap, id: randomUUID(), parentIds: [products.id, theirs.id] };
+    await expect(service.registerDataset(mixed)).rejects.toThrow(/parents not owned/);
+    expect(await t.app.db.selectFrom('datasets').select('id').where('id', '=', mixed.id).execute()).toEqual([]);
+    // A repeated parent is one lineage row; a row whose snapshot is gone answers 404.
+    const twice: DatasetMetadata = { ...cheap, id: randomUUID(), storageKey: `datasets/${owner.user.id as string}/gone.parquet`, stepRunId: null, parentIds: [products.id, products.id] };
+    await service.registerDataset(twice);
+    expect(await t.app.db.selectFrom('dataset_parents').select('parent_id').where('dataset_id', '=', twice.id).execute()).toEqual([{ parent_id: products.id }]);
+    const gone = await get(owner, `/datasets/${twice.id}`);
+    expect([gone.statusCode, gone.json()]).toEqual([404, { detail: 'Dataset not found.' }]);
+  });
+
+  it('documents the records query in OpenAPI with its bounds', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const params = doc.paths['/api/v1/datasets/{datasetId}/records'].get.parameters as { name: string; in: string; schema: { maximum?: number; maxLength?: number }; description?: string }[];
+    const byName = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p]));
+    expect(Object.keys(byName).sort()).toEqual(['columns', 'filters', 'page', 'page_size', 'sort']);
+    expect(byName.page_size.schema.maximum).toBe(1000);
+    expect(byName.filters.schema.maxLength).toBe(20_000);
+    expect(byName.filters.description ?? JSON.stringify(byName.filters.schema)).toContain('starts_with');
+    expect(doc.paths['/api/v1/datasets/{datasetId}'].get.parameters.map((p: { name: string }) => p.name)).toContain('include_lineage');
+    expect(doc.paths['/api/v1/datasets/{datasetId}/record/{recordId}'].get).toBeDefined();
+  });
+
   it('never answers 5xx to garbage in any query parameter', async () => {
     const garbage = ['', ' ', ':', ',,,', '::desc', '%00', '[', '[null]', '[{"column":null,"op":null}]', '[{"column":"qty","op":"in","value":[[[[1]]]]}]', '[{"column":"qty","op":"=","value":{"a":1}}]', '[{"column":"name","op":"=","value":"\\u0000"}]', '1e309', '-1', 'x'.repeat(3000), '\u{1F600}', '["a"]'];
     for (const key of ['page', 'page_size', 'sort', 'columns', 'filters']) {
