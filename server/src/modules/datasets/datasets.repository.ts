@@ -11,12 +11,15 @@ export interface DatasetOrigin {
   runId: string;
   workflowId: string;
   stepId: string;
+  /** JSON string[]: the step's inputs in order, which is lineage's order. */
+  inputDatasetIds: string;
 }
 
 /*
  * The `datasets` and `dataset_parents` rows. The engine's row shape (metadata.ts) names the owner
  * `owner_id` and keeps each parent's position; the migrated table says `user_id` and has no
- * position column, so lineage comes back in the parents' creation order (then id).
+ * position column, so lineage comes back in the parents' creation order (then id), and the
+ * service puts it in the step run's input order when that run is still there.
  */
 const toMeta = (row: DatasetsTable, parentIds: string[]): DatasetMetadata =>
   fromDatasetRows(
@@ -52,7 +55,7 @@ export class DatasetsRepository {
     return this.db
       .selectFrom('step_runs as s')
       .innerJoin('workflow_runs as r', 'r.id', 's.run_id')
-      .select(['s.run_id as runId', 'r.workflow_id as workflowId', 's.step_id as stepId'])
+      .select(['s.run_id as runId', 'r.workflow_id as workflowId', 's.step_id as stepId', 's.input_dataset_ids as inputDatasetIds'])
       .where('s.id', '=', stepRunId)
       .executeTakeFirst();
   }

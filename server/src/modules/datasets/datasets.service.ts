@@ -6,6 +6,22 @@ import type { DatasetOut, RecordsPageOut } from './datasets.schemas';
 
 const notFoundDataset = () => notFound('server.datasets.notFound');
 
+/** Parents in the order of the step's inputs when the step run still says it; others after them. */
+function inInputOrder<T extends { id: string }>(parents: T[], inputDatasetIds: string | undefined): T[] {
+  let order: unknown;
+  try {
+    order = inputDatasetIds ? JSON.parse(inputDatasetIds) : null;
+  } catch {
+    return parents;
+  }
+  if (!Array.isArray(order)) return parents;
+  const rank = (id: string) => {
+    const at = order.indexOf(id);
+    return at < 0 ? order.length : at;
+  };
+  return parents.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.id) - rank(b.p.id) || a.i - b.i).map(({ p }) => p);
+}
+
 /**
  * The Datasets calls: ownership from the `datasets` table, contents straight from the Parquet
  * snapshot through the engine's dataset layer. Another user's dataset is not found, exactly like a
@@ -51,7 +67,7 @@ export class DatasetsService {
       run_id: origin?.runId ?? null,
       workflow_id: origin?.workflowId ?? null,
       step_id: origin?.stepId ?? null,
-      ...(parents ? { parents } : {}),
+      ...(parents ? { parents: inInputOrder(parents, origin?.inputDatasetIds) } : {}),
       created_at: meta.createdAt,
       expires_at: stored.expiresAt,
     };

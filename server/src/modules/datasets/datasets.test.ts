@@ -101,6 +101,22 @@ describe('datasets', () => {
     expect((await get(owner, `/datasets/${products.id}/`)).json().parents).toEqual([]);
   });
 
+  it("keeps lineage in the order of the step's inputs", async () => {
+    const ownerId = owner.user.id as string;
+    const now = new Date().toISOString();
+    const joinRun = randomUUID();
+    const second = await t.app.datasets.write({ ownerId, name: 'Second', source: { columns: [{ name: 'x', type: 'BIGINT' }], batches: [[{ x: 1 }]] } });
+    await service.registerDataset(second);
+    // The younger parent is the step's first input.
+    await (t.app.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+      .insertInto('step_runs')
+      .values({ id: joinRun, run_id: runId, step_id: 's2', step_type: 'join', params_hash: 'p', cache_key: 'k2', input_dataset_ids: JSON.stringify([second.id, products.id]), created_at: now, updated_at: now })
+      .execute();
+    const joined = await t.app.datasets.write({ ownerId, name: 'Joined', stepRunId: joinRun, inputs: [second, products], source: { sql: ([a]) => `SELECT x FROM ${a}` } });
+    await service.registerDataset(joined);
+    expect((await get(owner, `/datasets/${joined.id}`)).json()).toMatchObject({ step_id: 's2', parents: [{ id: second.id, name: 'Second' }, { id: products.id, name: 'Products' }] });
+  });
+
   it('pages and sorts records, with the total and the answered columns', async () => {
     const first = await records({ page_size: 4 });
     expect(first).toMatchObject({ total: 6, page: 1, page_size: 4 });
