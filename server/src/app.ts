@@ -17,6 +17,7 @@ import securityHeaders from './plugins/security-headers';
 import webApp from './plugins/web-app';
 import storage from './plugins/storage';
 import datasets from './plugins/datasets';
+import datasetsRoutes from './modules/datasets/datasets.routes';
 import queue from './plugins/queue';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
@@ -106,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(stepConnectionsRoutes, { prefix: `${API_PREFIX}/workflows` });
   await app.register(stepsRoutes, { prefix: `${API_PREFIX}/workflow-steps` });
   await app.register(historyRoutes, { prefix: `${API_PREFIX}/workflow-history` });
+  await app.register(datasetsRoutes, { prefix: `${API_PREFIX}/datasets` });
   await app.register(cloneRoutes, { prefix: API_PREFIX });
 
   if (options.config.inProcessWorker) {

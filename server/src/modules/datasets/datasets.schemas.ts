@@ -1,0 +1,88 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { RECORDS_LIMITS } from '../../engine/datasets/records-query';
+import { Id, Page, pageFields } from '../../http/common.schemas';
+
+// Shapes of the Datasets calls (spec §6). The records query string is designed for a data grid:
+// `sort` and `columns` are short comma lists; filters are one JSON array, which a grid's filter
+// model becomes with one JSON.stringify and which keeps values typed (numbers, booleans, lists).
+
+export const DatasetParams = Type.Object({ datasetId: Id });
+export const RecordParams = Type.Object({ datasetId: Id, recordId: Type.String({ description: 'The record\'s `_id`', minLength: 1, maxLength: 200 }) });
+
+export const DatasetQuery = Type.Object(
+  {
+    include_lineage: Type.Boolean({ default: true, description: 'Answer `parents` (the datasets this one was made from); false skips that look-up.' }),
+  },
+  { additionalProperties: false },
+);
+export type DatasetQuery = Static<typeof DatasetQuery>;
+
+export const DatasetColumnOut = Type.Object({
+  name: Type.String(),
+  type: Type.String({ description: 'The DuckDB type as stored in the Parquet file: `VARCHAR`, `BIGINT`, `DECIMAL(18,3)`, `TIMESTAMP WITH TIME ZONE`, `VARCHAR[]`…' }),
+});
+
+export const DatasetParentOut = Type.Object({ id: Type.String(), name: Type.String() });
+
+export const DatasetOut = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  columns: Type.Array(DatasetColumnOut, { description: '`_id` (the stable record id) first, then the columns in order.' }),
+  row_count: Type.Integer(),
+  bytes: Type.Integer({ description: 'Size of the compressed Parquet snapshot.' }),
+  step_run_id: Type.Union([Type.String(), Type.Null()], { description: 'The step run that wrote it; null for datasets made outside a run or once that run was deleted.' }),
+  run_id: Type.Union([Type.String(), Type.Null()]),
+  workflow_id: Type.Union([Type.String(), Type.Null()]),
+  step_id: Type.Union([Type.String(), Type.Null()]),
+  parents: Type.Optional(Type.Array(DatasetParentOut, { description: 'Lineage: the datasets the step read. Absent when include_lineage=false.' })),
+  created_at: Type.String(),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type DatasetOut = Static<typeof DatasetOut>;
+
+export const RECORDS_QUERY_LIMITS = {
+  sortLength: 2000,
+  columnsLength: 20_000,
+  filtersLength: 20_000,
+  maxColumnName: 300,
+} as const;
+
+export const FILTER_OP_NAMES = ['=', '!=', '<', '<=', '>', '>=', 'contains', 'starts_with', 'is_null', 'is_not_null', 'in'] as const;
+
+export const RecordsQueryIn = Type.Object(
+  {
+    ...pageFields({ size: RECORDS_LIMITS.defaultPageSize, maxSize: RECORDS_LIMITS.maxPageSize }),
+    sort: Type.Optional(
+      Type.String({
+        maxLength: RECORDS_QUERY_LIMITS.sortLength,
+        description: `Comma-separated sort keys, each \`column\` or \`column:asc\` / \`column:desc\`, applied in order (at most ${RECORDS_LIMITS.maxSortKeys}); nulls last; ties keep file order; a column whose name holds \`:\` needs its direction written out. Example: \`price:desc,name:asc\`.`,
+      }),
+    ),
+    columns: Type.Optional(
+      Type.String({
+        maxLength: RECORDS_QUERY_LIMITS.columnsLength,
+        description: `Comma-separated columns to answer (at most ${RECORDS_LIMITS.maxColumns}); \`_id\` always comes first. All columns when absent or empty.`,
+      }),
+    ),
+    filters: Type.Optional(
+      Type.String({
+        maxLength: RECORDS_QUERY_LIMITS.filtersLength,
+        description:
+          `A JSON array of at most ${RECORDS_LIMITS.maxFilters} filters, all of which must hold: \`[{"column":"price","op":">=","value":10}, {"column":"name","op":"contains","value":"ab"}]\`. ` +
+          `Operators: ${FILTER_OP_NAMES.map((op) => `\`${op}\``).join(', ')}. Values are compared in the column's type (numbers as JSON numbers or digits, dates as \`2024-01-15\`); ` +
+          `\`contains\` and \`starts_with\` ignore case and apply to text; \`is_null\`/\`is_not_null\` take no value; \`in\` takes a list of 1 to ${RECORDS_LIMITS.maxInValues} values; ` +
+          `a value has at most ${RECORDS_LIMITS.maxValueLength} characters.`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RecordsQueryIn = Static<typeof RecordsQueryIn>;
+
+export const RecordOut = Type.Record(Type.String(), Type.Unknown(), { description: 'One record: column name → value (`_id` first). Values as JSON: see engine/datasets/json-values.ts.' });
+
+export const RecordsPageOut = Type.Object({
+  ...Page(RecordOut).properties,
+  columns: Type.Array(DatasetColumnOut, { description: 'The answered columns, in order.' }),
+});
+export type RecordsPageOut = Static<typeof RecordsPageOut>;
