@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../config/config';
 import { createStorage, type Storage } from '../../storage';
-import { Datasets, DatasetAlreadyStored, DatasetNotFound, DatasetReader, InvalidDatasetInput, InvalidRecordsQuery, RecordNotFound, type DatasetMetadata, type JsonRecord, type FilterOp, type RecordsQuery, type RowColumn, type RowColumnType, toDatasetRows, fromDatasetRows } from '.';
+import { Datasets, DatasetAlreadyStored, DatasetNotFound, DatasetReader, InvalidDatasetInput, InvalidRecordsQuery, RecordNotFound, type DatasetMetadata, type JsonRecord, type FilterOp, type RecordsQuery, type RowColumn, type RowColumnType } from '.';
 
 // Real DuckDB over real Parquet files in a local storage folder, as `npm start` runs it.
 
@@ -474,22 +474,4 @@ it('closes while an ordered copy is being built, leaving no half-written file', 
   expect(log.warn).not.toHaveBeenCalled();
   expect(fs.readdirSync(config.datasets.cacheDir).filter((name) => name.endsWith('.partial'))).toEqual([]);
   await expect(own.records(meta, {})).rejects.toThrow(/closed/);
-});
-
-it('metadata goes into the table rows and back unchanged, lineage in input order', () => {
-  const meta: DatasetMetadata = {
-    id: 'd1',
-    ownerId: owner,
-    name: 'Joined',
-    storageKey: `datasets/${owner}/d1.parquet`,
-    columns: [{ name: '_id', type: 'VARCHAR' }, { name: 'tags', type: 'VARCHAR[]' }],
-    rowCount: 12,
-    bytes: 3456,
-    stepRunId: 'run-9',
-    parentIds: ['left', 'right'],
-    createdAt: '2026-11-24T10:00:00.000Z',
-  };
-  const { dataset, parents } = toDatasetRows(meta);
-  expect(dataset).toMatchObject({ owner_id: owner, storage_key: meta.storageKey, row_count: 12, step_run_id: 'run-9', columns: JSON.stringify(meta.columns) });
-  expect(fromDatasetRows(dataset, [...parents].reverse())).toEqual(meta);
 });

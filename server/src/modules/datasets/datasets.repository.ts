@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import type { DatasetsTable } from '../../db/schema';
-import { fromDatasetRows, toDatasetRows, type DatasetMetadata } from '../../engine/datasets/metadata';
+import type { DatasetColumn, DatasetMetadata } from '../../engine/datasets/metadata';
 
 export interface StoredDataset {
   meta: DatasetMetadata;
@@ -16,16 +16,22 @@ export interface DatasetOrigin {
 }
 
 /*
- * The `datasets` and `dataset_parents` rows. The engine's row shape (metadata.ts) names the owner
- * `owner_id` and keeps each parent's position; the migrated table says `user_id` and has no
- * position column, so lineage comes back in the parents' creation order (then id), and the
- * service puts it in the step run's input order when that run is still there.
+ * The `datasets` and `dataset_parents` rows (db/schema.ts) and the engine's DatasetMetadata. The
+ * table has no parent position, so lineage comes back in the parents' creation order (then id),
+ * and the service puts it in the step run's input order when that run is still there.
  */
-const toMeta = (row: DatasetsTable, parentIds: string[]): DatasetMetadata =>
-  fromDatasetRows(
-    { id: row.id, owner_id: row.user_id, name: row.name, storage_key: row.storage_key, columns: row.columns, row_count: row.row_count, bytes: row.bytes, step_run_id: row.step_run_id, created_at: row.created_at },
-    parentIds.map((parentId, position) => ({ dataset_id: row.id, parent_id: parentId, position })),
-  );
+const toMeta = (row: DatasetsTable, parentIds: string[]): DatasetMetadata => ({
+  id: row.id,
+  ownerId: row.user_id,
+  name: row.name,
+  storageKey: row.storage_key,
+  columns: JSON.parse(row.columns) as DatasetColumn[],
+  rowCount: Number(row.row_count),
+  bytes: Number(row.bytes),
+  stepRunId: row.step_run_id,
+  parentIds,
+  createdAt: row.created_at,
+});
 
 export class DatasetsRepository {
   constructor(private readonly db: Db) {}
@@ -69,11 +75,21 @@ export class DatasetsRepository {
 
   /** The row and its lineage in one transaction: a dataset is never seen without its parents. */
   async insert(meta: DatasetMetadata, expiresAt: string | null = null): Promise<void> {
-    const { dataset, parents } = toDatasetRows(meta);
-    const { owner_id, ...rest } = dataset;
+    const row: DatasetsTable = {
+      id: meta.id,
+      user_id: meta.ownerId,
+      name: meta.name,
+      storage_key: meta.storageKey,
+      columns: JSON.stringify(meta.columns),
+      row_count: meta.rowCount,
+      bytes: meta.bytes,
+      step_run_id: meta.stepRunId,
+      created_at: meta.createdAt,
+      expires_at: expiresAt,
+    };
     await this.db.transaction().execute(async (tx) => {
-      await tx.insertInto('datasets').values({ ...rest, user_id: owner_id, expires_at: expiresAt }).execute();
-      if (parents.length) await tx.insertInto('dataset_parents').values(parents.map((p) => ({ dataset_id: p.dataset_id, parent_id: p.parent_id }))).execute();
+      await tx.insertInto('datasets').values(row).execute();
+      if (meta.parentIds.length) await tx.insertInto('dataset_parents').values(meta.parentIds.map((parentId) => ({ dataset_id: meta.id, parent_id: parentId }))).execute();
     });
   }
 }
