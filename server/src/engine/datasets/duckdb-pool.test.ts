@@ -48,25 +48,29 @@ it('gives each concurrent use a connection of its own, up to the limit, then que
   try {
     const events: string[] = [];
     let releaseFirst!: () => void;
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
     const first = pool.use(async (c) => {
       events.push('first');
       // A temporary table is private to its connection: the second use must not see it.
       await c.run('CREATE TEMP TABLE mine AS SELECT 1 AS x');
+      firstStarted();
       await new Promise<void>((resolve) => (releaseFirst = resolve));
       events.push('first done');
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Waited for, not slept on: opening DuckDB on a busy machine takes longer than any fixed pause.
+    await started;
     const second = pool.use(async (c) => {
       events.push('second');
       await expect(c.run('SELECT * FROM mine')).rejects.toThrow(/mine/);
     });
     await second;
-    const third = pool.use(async () => void events.push('third'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // Two connections are taken (first still running, second returned hers): third got second's.
+    // First still holds its connection, second returned hers: third gets it and finishes without
+    // waiting for first (were it queued behind first, this would never settle and the test time out).
+    await pool.use(async () => void events.push('third'));
     expect(events).toEqual(['first', 'second', 'third']);
     releaseFirst();
-    await Promise.all([first, third]);
+    await first;
   } finally {
     await pool.close();
   }
@@ -76,8 +80,13 @@ it('waits for a connection when all are busy, and refuses uses after close', asy
   const pool = newPool(1);
   const order: number[] = [];
   let unblock!: () => void;
-  const blocker = pool.use(() => new Promise<void>((resolve) => (unblock = resolve)).then(() => void order.push(1)));
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  let holding!: () => void;
+  const held = new Promise<void>((resolve) => (holding = resolve));
+  const blocker = pool.use(() => {
+    holding();
+    return new Promise<void>((resolve) => (unblock = resolve)).then(() => void order.push(1));
+  });
+  await held;
   const waiting = pool.use(async (c) => {
     order.push(2);
     return (await c.runAndReadAll('SELECT 42')).getRowsJson()[0][0];
