@@ -5,7 +5,8 @@ import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { VariableFields } from '../variables/variablesApi';
 import { ParamField } from './ParamField';
-import { checkDraft, fromDraft, missingRequired, sameValue, toDraft, type Draft } from './paramValues';
+import { checkDraft } from './checkDraft';
+import { fromDraft, missingRequired, sameValue, toDraft, type Draft } from './paramValues';
 
 interface ParamFormProps {
   params: ParamOut[];
