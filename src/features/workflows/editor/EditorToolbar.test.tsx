@@ -11,26 +11,7 @@ import { info, workflowWith } from './editorFixtures';
 // Publishing sends the version on screen: a workflow changed meanwhile (another tab, an agent) is
 // refused by the server with 409 rather than published unseen.
 
-const workflow: WorkflowOut = {
-  id: 'w-1',
-  name: 'Sales report',
-  description: '',
-  tags: [],
-  visibility: 'private',
-  version: 7,
-  step_count: 0,
-  clone_count: 0,
-  cloned_from_id: null,
-  published_at: null,
-  published_version: null,
-  created_at: '2026-11-20T10:00:00.000Z',
-  updated_at: '2026-11-20T10:00:00.000Z',
-  owner_id: 'u-1',
-  steps: [],
-  variables: [],
-  can_undo: false,
-  can_redo: false,
-};
+const workflow: WorkflowOut = workflowWith([], 7);
 
 describe('the editor toolbar', () => {
   beforeEach(() => {

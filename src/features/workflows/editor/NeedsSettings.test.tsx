@@ -7,7 +7,7 @@ import type { WorkflowOut } from '../../../../server/src/modules/workflows/workf
 import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
-import { info } from './editorFixtures';
+import { info, workflowWith } from './editorFixtures';
 
 // A copy of someone else's workflow: the server dropped its import step's file (it was theirs),
 // so the step has no value for a required param. The editor must say so on the canvas and in the form.
@@ -41,28 +41,8 @@ const myFiles: FolderContentsOut = {
   storage: { used_bytes: 10, quota_bytes: 1024, max_file_bytes: 1024 },
 };
 
-function workflowWith(steps: StepOut[], version = 1): WorkflowOut {
-  return {
-    id: 'w-1',
-    name: 'Copy of Sales report',
-    description: '',
-    tags: [],
-    visibility: 'private',
-    version,
-    step_count: steps.length,
-    clone_count: 0,
-    cloned_from_id: 'w-0',
-    published_at: null,
-    published_version: null,
-    created_at: '2026-11-20T10:00:00.000Z',
-    updated_at: '2026-11-20T10:00:00.000Z',
-    owner_id: 'u-1',
-    steps,
-    variables: [],
-    can_undo: false,
-    can_redo: false,
-  };
-}
+/** A clone of someone else's Sales report holding these steps. */
+const copyWith = (steps: StepOut[], version = 1): WorkflowOut => ({ ...workflowWith(steps, version), name: 'Copy of Sales report', cloned_from_id: 'w-0' });
 
 describe('a step that needs settings', () => {
   let current: WorkflowOut;
@@ -70,7 +50,7 @@ describe('a step that needs settings', () => {
 
   beforeEach(() => {
     localStorage.setItem('accessToken', 'good');
-    current = workflowWith([load, keep]);
+    current = copyWith([load, keep]);
     saved = null;
     server.use(
       http.get(api('/workflows/w-1'), () => HttpResponse.json(current)),
@@ -83,7 +63,7 @@ describe('a step that needs settings', () => {
       http.patch(api('/workflow-steps/s-1/param-inputs/partial'), async ({ request }) => {
         saved = await request.json();
         const step = { ...load, param_inputs: { ...load.param_inputs, ...(saved as { param_inputs: object }).param_inputs } };
-        current = workflowWith([step, keep], 2);
+        current = copyWith([step, keep], 2);
         return HttpResponse.json({ ...step, workflow_version: 2 });
       }),
     );

@@ -6,6 +6,7 @@ import type { WorkflowOut } from '../../../../server/src/modules/workflows/workf
 import { api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
+import { workflowWith } from './editorFixtures';
 
 // A step was just added and is selected (its settings open). Undo removes it: the editor must let
 // go of it quietly, not refetch what the gone step may reference and show "Step not found".
@@ -24,28 +25,8 @@ const importCsv: StepInfoOut = {
 };
 const added: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Import CSV', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
 
-function workflowWith(steps: StepOut[], version: number, canUndo: boolean): WorkflowOut {
-  return {
-    id: 'w-1',
-    name: 'Sales report',
-    description: '',
-    tags: [],
-    visibility: 'private',
-    version,
-    step_count: steps.length,
-    clone_count: 0,
-    cloned_from_id: null,
-    published_at: null,
-    published_version: null,
-    created_at: '2026-11-20T10:00:00.000Z',
-    updated_at: '2026-11-20T10:00:00.000Z',
-    owner_id: 'u-1',
-    steps,
-    variables: [],
-    can_undo: canUndo,
-    can_redo: !canUndo,
-  };
-}
+/** Workflow w-1 with these steps, one undo away from its previous state (or one redo from its next). */
+const workflowAt = (steps: StepOut[], version: number, canUndo: boolean): WorkflowOut => ({ ...workflowWith(steps, version), can_undo: canUndo, can_redo: !canUndo });
 
 describe('undoing a step that was just added while it is selected', () => {
   let current: WorkflowOut;
@@ -53,7 +34,7 @@ describe('undoing a step that was just added while it is selected', () => {
 
   beforeEach(() => {
     localStorage.setItem('accessToken', 'good');
-    current = workflowWith([added], 2, true);
+    current = workflowAt([added], 2, true);
     fieldCalls = [];
     server.use(
       http.get(api('/workflows/w-1'), () => HttpResponse.json(current)),
@@ -68,7 +49,7 @@ describe('undoing a step that was just added while it is selected', () => {
           : HttpResponse.json({ detail: 'Step not found.' }, { status: 404 });
       }),
       http.post(api('/workflow-history/undo'), () => {
-        current = workflowWith([], 3, false);
+        current = workflowAt([], 3, false);
         return HttpResponse.json({ ...current, message: 'Undid: Added step Import CSV' });
       }),
     );
