@@ -13,6 +13,7 @@ import { selectAuth } from '../auth/authSlice';
 import { useCloneWorkflowMutation } from '../clone/cloneApi';
 import { Pager } from '../workflows/Pager';
 import { useListPublicWorkflowsQuery, type PublicWorkflow } from '../workflows/workflowsApi';
+import { TagBadges } from '../../components/TagBadges';
 
 const PAGE_SIZE = 24;
 
@@ -50,11 +51,7 @@ const GalleryCard = memo(function GalleryCard({
         </Text>
         {workflow.tags.length > 0 && (
           <HStack gap="1.5" wrap="wrap">
-            {workflow.tags.map((tag) => (
-              <Badge key={tag} variant="subtle" colorPalette="brand" rounded="full" fontWeight="normal">
-                {tag}
-              </Badge>
-            ))}
+            <TagBadges tags={workflow.tags} />
           </HStack>
         )}
       </Card.Body>

@@ -17,6 +17,7 @@ import { lookOf } from '../workflows/editor/categories';
 import type { NodeTypeInfo } from '../workflows/editor/graph';
 import { StepCanvas } from '../workflows/editor/StepCanvas';
 import { useGetPublicWorkflowQuery, type PublicWorkflowDetail } from '../workflows/workflowsApi';
+import { TagBadges } from '../../components/TagBadges';
 
 type PublicStep = PublicWorkflowDetail['steps'][number];
 type PublicParam = PublicStep['params'][number];
@@ -231,11 +232,7 @@ export function GalleryPreviewPage() {
               <LuCopy aria-hidden />
               {t('gallery.cloneCount', { count: workflow.clone_count })}
             </HStack>
-            {workflow.tags.map((tag) => (
-              <Badge key={tag} variant="subtle" colorPalette="brand" rounded="full" fontWeight="normal">
-                {tag}
-              </Badge>
-            ))}
+            <TagBadges tags={workflow.tags} />
           </HStack>
           <HStack gap="2" textStyle="xs" color="fg.muted">
             <LuLock aria-hidden />

@@ -1,10 +1,11 @@
-import { Alert, Badge, DataList, HStack, Stack, Text } from '@chakra-ui/react';
+import { Alert, DataList, HStack, Stack, Text } from '@chakra-ui/react';
 import { LuLock } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
 import { FormDialog } from '../../../components/FormDialog';
 import { leftEmptyOnPublish } from './publishPreview';
+import { TagBadges } from '../../../components/TagBadges';
 
 export type PublishMode = 'publish' | 'update';
 
@@ -76,11 +77,7 @@ export function PublishDialog({
             <DataList.ItemValue>
               {workflow.tags.length ? (
                 <HStack gap="1.5" wrap="wrap">
-                  {workflow.tags.map((tag) => (
-                    <Badge key={tag} variant="subtle" colorPalette="brand" rounded="full" fontWeight="normal">
-                      {tag}
-                    </Badge>
-                  ))}
+                  <TagBadges tags={workflow.tags} />
                 </HStack>
               ) : (
                 <Text color="fg.muted">{t('editor.publishDialog.noTags')}</Text>
