@@ -69,13 +69,7 @@ export class WorkflowsService {
       description: state.description,
       tags: JSON.stringify(state.tags),
       version: 1,
-      visibility: 'private',
-      published_snapshot: null,
-      published_name: null,
-      published_description: null,
-      published_tags: null,
-      published_at: null,
-      published_version: null,
+      ...UNPUBLISHED,
       cloned_from_id: clonedFromId,
       clone_count: 0,
       created_at: now,
@@ -238,19 +232,20 @@ async function lockedAt(repo: WorkflowsRepository, userId: string, id: string, e
   return row;
 }
 
+/** The gallery columns of a workflow that is not in the gallery (new, or withdrawn). */
+const UNPUBLISHED = {
+  visibility: 'private',
+  published_snapshot: null,
+  published_name: null,
+  published_description: null,
+  published_tags: null,
+  published_at: null,
+  published_version: null,
+} as const satisfies Partial<WorkflowRow>;
+
 /** The gallery columns: a copy of the state at `version` without secret values, or nothing when unpublished. */
 function publication(snapshot: WorkflowSnapshot, version: number, published: boolean): Partial<WorkflowRow> {
-  if (!published) {
-    return {
-      visibility: 'private',
-      published_snapshot: null,
-      published_name: null,
-      published_description: null,
-      published_tags: null,
-      published_at: null,
-      published_version: null,
-    };
-  }
+  if (!published) return UNPUBLISHED;
   return {
     visibility: 'published',
     published_snapshot: JSON.stringify(withoutSecrets(snapshot)),
