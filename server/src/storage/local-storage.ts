@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, deleteEachListed, ObjectNotFoundError, type ByteRange, type ObjectInfo, type PresignOptions, type Storage, type UploadTarget } from './storage';
+import { writeNewFile } from './write-new-file';
 
 export interface LocalStorageOptions {
   /** The folder every key lives under (DATA_DIR/storage by default). */
@@ -40,7 +40,7 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const target = this.pathOf(key);
-    // The source may fail while we create folders; pipeline() below still sees that error.
+    // The source may fail while we create folders; writeNewFile below still sees that error.
     body.on('error', () => undefined);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomUUID()}${PARTIAL}`;
@@ -52,7 +52,7 @@ export class LocalStorage implements Storage {
       },
     });
     try {
-      await pipeline(body, count, fs.createWriteStream(temp, { flags: 'wx' }));
+      await writeNewFile(temp, body, count);
       await fs.promises.rename(temp, target);
     } catch (err) {
       await fs.promises.rm(temp, { force: true });
