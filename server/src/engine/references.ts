@@ -40,3 +40,19 @@ export function isReference(value: unknown): boolean {
   const match = WHOLE_REFERENCE.exec(value);
   return match !== null && parseReference(`${match[1]}.${match[2]}`) !== null;
 }
+
+/**
+ * A text with its `{{var.NAME}}` placeholders replaced by `value(name)` (text params such as a
+ * file name or a URL). Answers the first reference that has no value instead (a `{{field.…}}`, or
+ * a variable `value` does not know), so the caller can name it in its own error.
+ */
+export function renderVarTemplate(text: string, value: (name: string) => string | undefined): { text: string } | { unresolved: string } {
+  let unresolved: string | null = null;
+  const rendered = text.replace(PLACEHOLDER, (whole, inside: string) => {
+    const reference = parseReference(inside);
+    const replacement = reference?.kind === 'var' ? value(reference.name) : undefined;
+    if (replacement === undefined) unresolved ??= whole;
+    return replacement ?? whole;
+  });
+  return unresolved === null ? { text: rendered } : { unresolved };
+}

@@ -2,7 +2,9 @@ import path from 'node:path';
 import type { DatasetsConfig } from '../../config/config';
 import type { Log } from '../../lib/logger';
 import type { Storage } from '../../storage/storage';
+import { DatasetComparer, type CompareQuery, type DatasetComparison } from './compare';
 import { DuckDBPool } from './duckdb-pool';
+import { DatasetExporter, type ExportedFile, type ExportFormat } from './exporter';
 import type { DatasetMetadata, DatasetRef } from './metadata';
 import { ParquetFiles } from './parquet-files';
 import { DatasetReader, type DatasetDescription, type RecordsPage } from './reader';
@@ -30,6 +32,8 @@ export class Datasets {
   readonly files: ParquetFiles;
   readonly reader: DatasetReader;
   readonly writer: DatasetWriter;
+  readonly exporter: DatasetExporter;
+  readonly comparer: DatasetComparer;
 
   constructor(options: DatasetsOptions) {
     const { storage, config, log } = options;
@@ -42,6 +46,8 @@ export class Datasets {
     this.files = new ParquetFiles({ storage, cacheDir: config.cacheDir, maxBytes: config.cacheMaxBytes, log });
     this.reader = new DatasetReader(this.pool, this.files, { orderedCopyMinRows: options.orderedCopyMinRows, log });
     this.writer = new DatasetWriter(this.pool, this.files, storage, { tempDir: writeDir });
+    this.exporter = new DatasetExporter(this.pool, this.files, { tempDir: writeDir });
+    this.comparer = new DatasetComparer(this.pool, this.files);
   }
 
   write(request: WriteDataset): Promise<DatasetMetadata> {
@@ -58,6 +64,16 @@ export class Datasets {
 
   record(ref: DatasetRef, recordId: string): Promise<JsonRecord> {
     return this.reader.record(ref, recordId);
+  }
+
+  /** The whole dataset as a local file to stream; the caller must call `done()` once sent. */
+  export(ref: DatasetRef, format: ExportFormat): Promise<ExportedFile> {
+    return this.exporter.export(ref, format);
+  }
+
+  /** What changed from `before` to `after`, record by record by `query.key`. Throws InvalidRecordsQuery. */
+  compare(before: DatasetRef, after: DatasetRef, query: CompareQuery): Promise<DatasetComparison> {
+    return this.comparer.compare(before, after, query);
   }
 
   /** On shutdown: an ordered copy being built is abandoned (it is only a cache), then DuckDB closes. */

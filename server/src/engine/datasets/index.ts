@@ -7,3 +7,5 @@ export { ParquetFiles, type LocalFile, type ParquetFilesOptions } from './parque
 export { DatasetReader, type DatasetDescription, type DatasetReaderOptions, type RecordsPage } from './reader';
 export { FILTER_OPS, RECORDS_LIMITS, type FilterOp, type RecordsFilter, type RecordsQuery, type RecordsSort } from './records-query';
 export { DatasetWriter, ROW_COLUMN_TYPES, type RowBatch, type RowColumn, type RowColumnType, type RowsSource, type SqlSource, type WriteDataset } from './writer';
+export { DatasetExporter, EXPORT_FORMATS, type ExportedFile, type ExportFormat } from './exporter';
+export { COMPARE_LIMITS, COMPARE_SHOW, DatasetComparer, type ColumnChange, type CompareQuery, type CompareShow, type DatasetComparison, type RowDifference, type RowStatus } from './compare';

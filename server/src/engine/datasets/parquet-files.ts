@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import { ObjectNotFoundError, type Storage } from '../../storage/storage';
+import { writeNewFile } from '../../storage/write-new-file';
 import type { Log } from '../../lib/logger';
 import { DatasetNotFound } from './errors';
 
@@ -185,7 +185,7 @@ export class ParquetFiles {
     const body = await this.options.storage.get(storageKey).catch((err: unknown) => {
       throw err instanceof ObjectNotFoundError ? new DatasetNotFound(storageKey) : err;
     });
-    await pipeline(body, fs.createWriteStream(target, { flags: 'wx' }));
+    await writeNewFile(target, body);
   }
 
   /** Once: makes the folder, drops what a crash left half-written, and indexes what is there. */

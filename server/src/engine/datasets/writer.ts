@@ -58,6 +58,12 @@ export interface WriteDataset {
   /** What the source reads (SqlSource's `inputs`), and the new dataset's lineage, in order. */
   inputs?: readonly (DatasetRef & { id: string })[];
   source: SqlSource | RowsSource;
+  /**
+   * The caller vouches that the `_id`s the source keeps are non-null and each appears once (see
+   * SqlRunner.keepsIdsUnique): the check after writing, a distinct count over the whole file, is
+   * skipped. Absent: checked, and repaired when they are not.
+   */
+  idsUnique?: boolean;
 }
 
 export interface DatasetWriterOptions {
@@ -118,6 +124,7 @@ export class DatasetWriter {
           leases.map((l) => parquetScan(l.path)),
           id,
           temp,
+          request.idsUnique,
         ),
       );
       const bytes = (await fs.promises.stat(temp)).size;
@@ -156,7 +163,7 @@ export class DatasetWriter {
     }
   }
 
-  private async writeParquet(connection: DuckDBConnection, source: SqlSource | RowsSource, inputs: string[], id: string, temp: string) {
+  private async writeParquet(connection: DuckDBConnection, source: SqlSource | RowsSource, inputs: string[], id: string, temp: string, idsUnique = false) {
     let relation: string;
     let params: readonly (string | number | boolean | null)[] = [];
     let staged: string | null = null;
@@ -184,7 +191,7 @@ export class DatasetWriter {
         : `SELECT ${newId} AS ${id_}, * FROM ${relation}`;
       await run(connection, copyToParquet(select, temp), params);
 
-      if (seen.has(RECORD_ID)) await this.repairIds(connection, temp, newId);
+      if (seen.has(RECORD_ID) && !idsUnique) await this.repairIds(connection, temp, newId);
       const prepared = await connection.prepare(`SELECT * FROM ${parquetScan(temp)}`);
       const columns: DatasetColumn[] = [];
       for (let i = 0; i < prepared.columnCount; i++) columns.push({ name: prepared.columnName(i), type: typeName(prepared.columnType(i)) });

@@ -91,6 +91,7 @@ const summarySql = ({ fn, column }: Summary): string => {
  */
 export const aggregateRunner: SqlRunner = {
   stepType: 'aggregate',
+  keepsIdsUnique: true,
   kind: 'sql',
   outputColumns: (inputs, params, vars) => aggregatePlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {

@@ -1,4 +1,5 @@
 import { DomainError, ValidationFailed } from '../../lib/errors';
+import type { MessageValues } from '../../i18n/messages';
 import type { DatasetMetadata, Datasets } from '../datasets';
 import type { ParamValues } from '../params';
 import type { Column, SqlRunner, Vars } from './types';
@@ -39,10 +40,13 @@ export async function runSqlStep(datasets: Pick<Datasets, 'write'>, request: Run
       datasetId: request.datasetId,
       stepRunId: request.stepRunId,
       inputs,
+      idsUnique: runner.keepsIdsUnique,
       source: { sql: (tables) => runner.toSql(tables.map((table, i) => ({ table, columns: columns[i] })), params, vars).sql, params: bound },
     });
   } catch (err) {
-    throw asStepFailure(err);
+    const failure = asStepFailure(err);
+    if (failure instanceof StepRunFailed && runner.paramFailure) throw runner.paramFailure(String(failure.values.reason), params) ?? failure;
+    throw failure;
   }
 }
 
@@ -53,15 +57,23 @@ export async function runSqlStep(datasets: Pick<Datasets, 'write'>, request: Run
  * goes to the run's log); anything else (storage, our own errors) passes through unchanged.
  */
 export class StepRunFailed extends DomainError {
-  constructor(reason: string, readonly cause: unknown) {
-    super('rejected', 'server.steps.runFailed', { reason });
+  /**
+   * `message`: a catalog key and its values when the failure has its own text for people (a sink's
+   * webhook answering 500); `reason` then stays beside them, in English, for the run's log.
+   */
+  constructor(
+    readonly reason: string,
+    readonly cause: unknown,
+    message?: { key: string; values?: MessageValues },
+  ) {
+    super('rejected', message?.key ?? 'server.steps.runFailed', { ...(message?.values ?? {}), reason });
     this.name = 'StepRunFailed';
   }
 }
 
 const DUCKDB_ERROR = /^(?:[A-Z][a-z]+ )+Error: /;
 
-function asStepFailure(err: unknown): unknown {
+export function asStepFailure(err: unknown): unknown {
   // Not `instanceof Error`: the native binding's errors may come from another realm (Jest's, say).
   const message = (err as { message?: unknown } | null)?.message;
   if (err instanceof DomainError || err instanceof ValidationFailed || typeof message !== 'string' || !DUCKDB_ERROR.test(message)) return err;

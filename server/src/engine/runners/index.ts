@@ -1,4 +1,23 @@
 export { StepParamsInvalid } from './errors';
 export { runSqlStep, StepRunFailed, type RunSqlStep } from './execute';
 export { getRunner, pendingRunners, runners } from './registry';
-export type { Column, OtherRunner, RunnerKind, SqlInput, SqlParam, SqlQuery, SqlRunner, StepRunner, Vars } from './types';
+export type {
+  BatchOutput,
+  Column,
+  FolderEntry,
+  LocalUserFile,
+  PerRecordRunner,
+  RunContext,
+  RunnerKind,
+  SavedFile,
+  SinkResult,
+  SinkRunner,
+  SourceRunner,
+  SqlInput,
+  SqlParam,
+  SqlQuery,
+  SqlRunner,
+  StepRunner,
+  UserFiles,
+  Vars,
+} from './types';

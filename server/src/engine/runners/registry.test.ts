@@ -21,20 +21,25 @@ describe('the runner registry', () => {
     for (const id of [...runners.keys(), ...Object.keys(pendingRunners)]) expect([id, ids.has(id)]).toEqual([id, true]);
   });
 
-  it('runs the set-based steps as SQL', () => {
-    for (const id of ['filter', 'select_columns', 'rename_columns', 'add_column', 'sort', 'limit', 'deduplicate', 'aggregate', 'join', 'union']) {
+  it('runs code and HTTP requests per record', () => {
+    expect(getRunner('code')).toMatchObject({ kind: 'per-record', output: 'replace' });
+    expect(getRunner('http_request')).toMatchObject({ kind: 'per-record', output: 'append' });
+  });
+
+  it('runs the set-based steps as SQL, the sources as sources and the sinks as sinks', () => {
+    for (const id of ['filter', 'select_columns', 'rename_columns', 'add_column', 'sort', 'limit', 'deduplicate', 'aggregate', 'join', 'union', 'cast_columns', 'fill_nulls', 'sample', 'pivot', 'unpivot', 'split_to_rows', 'regex_extract', 'parse_json', 'date_parts', 'reorder_columns']) {
       expect([id, getRunner(id)?.kind]).toEqual([id, 'sql']);
     }
-    expect(pendingRunners.code.kind).toBe('per-record');
-    expect(pendingRunners.import_csv.kind).toBe('source');
-    expect(pendingRunners.export_csv.kind).toBe('sink');
+    expect(pendingRunners.ai_prompt.kind).toBe('per-record');
+    for (const id of ['import_csv', 'import_file', 'import_folder', 'import_dataset', 'table_input', 'import_http_json']) expect([id, getRunner(id)?.kind]).toEqual([id, 'source']);
+    for (const id of ['export_csv', 'export_parquet', 'export_file', 'webhook']) expect([id, getRunner(id)?.kind]).toEqual([id, 'sink']);
   });
 });
 
 describe('the runners\' messages', () => {
   it('exist in English and Chinese, quoting placeholders with “” rather than ASCII apostrophes', () => {
-    const sources = fs.readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
-    const keys = new Set(sources.flatMap((f) => fs.readFileSync(path.join(__dirname, f), 'utf8').match(/server\.(steps|params|expressions)\.[A-Za-z]+/g) ?? []));
+    const sources = fs.readdirSync(__dirname, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const keys = new Set(sources.flatMap((f) => fs.readFileSync(path.join(__dirname, f), 'utf8').match(/server\.(steps|params|expressions|http)\.[A-Za-z]+/g) ?? []));
     expect(keys.size).toBeGreaterThan(15);
     for (const key of keys) {
       for (const catalog of [en, zh] as Record<string, string>[]) {

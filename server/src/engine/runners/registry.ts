@@ -1,10 +1,34 @@
 import { aggregateRunner, joinRunner, unionRunner } from './combine';
+import { codeRunner } from './per-record/code';
+import { httpRequestRunner } from './per-record/http-request';
+import { sourceRunners } from './sources';
+import { reshapeRunners } from './reshape';
 import { addColumnRunner, deduplicateRunner, filterRunner, limitRunner, renameColumnsRunner, selectColumnsRunner, sortRunner } from './transform';
+import { exportCsvRunner, exportFileRunner, exportParquetRunner, webhookRunner } from './sinks';
 import type { StepRunner } from './types';
 
 /** The runners, by the id of the step type they implement (`step-types/`). */
 export const runners: ReadonlyMap<string, StepRunner> = new Map(
-  [filterRunner, selectColumnsRunner, renameColumnsRunner, addColumnRunner, sortRunner, limitRunner, deduplicateRunner, aggregateRunner, joinRunner, unionRunner].map((r) => [r.stepType, r]),
+  [
+    ...sourceRunners,
+    filterRunner,
+    selectColumnsRunner,
+    renameColumnsRunner,
+    addColumnRunner,
+    sortRunner,
+    limitRunner,
+    deduplicateRunner,
+    aggregateRunner,
+    joinRunner,
+    unionRunner,
+    ...reshapeRunners,
+    codeRunner,
+    httpRequestRunner,
+    exportCsvRunner,
+    exportParquetRunner,
+    exportFileRunner,
+    webhookRunner,
+  ].map((r) => [r.stepType, r]),
 );
 
 /**
@@ -13,14 +37,7 @@ export const runners: ReadonlyMap<string, StepRunner> = new Map(
  * go unnoticed.
  */
 export const pendingRunners: Readonly<Record<string, { kind: StepRunner['kind']; by: string }>> = {
-  import_csv: { kind: 'source', by: 'issue 6/8 (run engine): sources' },
-  import_folder: { kind: 'source', by: 'issue 6/8 (run engine): sources' },
-  import_dataset: { kind: 'source', by: 'issue 6/8 (run engine): sources' },
-  code: { kind: 'per-record', by: 'issue 6/8 (run engine): code-step sandbox (engine/sandbox)' },
-  ai_prompt: { kind: 'per-record', by: 'issue 6/8 (run engine): AI steps' },
-  http_request: { kind: 'per-record', by: 'issue 6/8 (run engine): outbound HTTP client (engine/outbound-http)' },
-  export_csv: { kind: 'sink', by: 'issue 6/8 (run engine): sinks' },
-  export_parquet: { kind: 'sink', by: 'issue 6/8 (run engine): sinks' },
+  ai_prompt: { kind: 'per-record', by: 'issue 7/8 (agents): AI steps on the per-record batches' },
 };
 
 export function getRunner(stepType: string): StepRunner | undefined {

@@ -1,94 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../../config/config';
-import { ValidationFailed } from '../../lib/errors';
-import { createStorage } from '../../storage';
-import { Datasets, type DatasetMetadata, type JsonRecord, type RowColumn } from '../datasets';
+import type { DatasetMetadata } from '../datasets';
 import { translate } from '../../i18n/messages';
-import type { ParamValues } from '../params';
-import { getRunner, runSqlStep, StepParamsInvalid, StepRunFailed, type SqlRunner, type Vars } from '.';
+import { StepRunFailed } from '.';
+import { people, empty, peopleIds, peopleColumns, peopleRows, store, runner, run, output, refused, names, useSqlTestbed } from './sql-testbed';
 
 // Every SQL step on real DuckDB over Parquet snapshots in a local storage folder, as `npm start` runs it.
 
-const owner = '6c0f8f8e-2f4e-4f57-9d7a-3b8f1f6c2a10';
-let dir: string;
-let datasets: Datasets;
-
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-runners-'));
-  const config = loadConfig({ DATA_DIR: dir, DUCKDB_THREADS: '2', DUCKDB_MEMORY_LIMIT: '512MB' });
-  datasets = new Datasets({ storage: createStorage(config).storage, config: config.datasets });
-});
-afterAll(async () => {
-  await datasets.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const peopleColumns: RowColumn[] = [
-  { name: 'name', type: 'VARCHAR' },
-  { name: 'city', type: 'VARCHAR' },
-  { name: 'age', type: 'BIGINT' },
-  { name: 'score', type: 'DOUBLE' },
-];
-const peopleRows = [
-  { name: 'Ada', city: 'London', age: 36, score: 9.5 },
-  { name: 'Ärger', city: 'München', age: 41, score: 7.25 },
-  { name: '李雷', city: '北京', age: 28, score: null },
-  { name: 'Bob', city: null, age: null, score: 3 },
-  { name: ' ada ', city: 'london', age: 36, score: 1 },
-  { name: "O'Brien", city: 'Dublin', age: 55, score: -1 },
-];
-
-const store = (name: string, columns: RowColumn[], rows: Record<string, unknown>[]) =>
-  datasets.write({ ownerId: owner, name, source: { columns, batches: [rows] } });
-
-let people: DatasetMetadata;
-let empty: DatasetMetadata;
-let peopleIds: Record<string, string>;
-beforeAll(async () => {
-  people = await store('People', peopleColumns, peopleRows);
-  empty = await store('Nobody', peopleColumns, []);
-  peopleIds = Object.fromEntries((await rowsOf(people)).map((r) => [r.name as string, r._id as string]));
-});
-
-async function rowsOf(meta: DatasetMetadata): Promise<JsonRecord[]> {
-  return (await datasets.records(meta, { page: 1, pageSize: 1000 })).items;
-}
-
-const runner = (id: string) => getRunner(id) as SqlRunner;
-
-const run = (stepType: string, inputs: DatasetMetadata[], params: ParamValues, vars?: Vars) =>
-  runSqlStep(datasets, { runner: runner(stepType), inputs, params, vars, ownerId: owner, name: stepType });
-
-/** Runs a step and answers its rows without `_id`, plus the ids apart. */
-async function output(stepType: string, inputs: DatasetMetadata[], params: ParamValues, vars?: Vars) {
-  const meta = await run(stepType, inputs, params, vars);
-  // What the runner promised before running is what the file has (names always; types where known).
-  const promised = runner(stepType).outputColumns(inputs.map((i) => i.columns), params, vars);
-  expect(meta.columns.map((c) => c.name)).toEqual(promised.map((c) => c.name));
-  promised.forEach((c, i) => {
-    if (c.type !== 'UNKNOWN') expect([c.name, meta.columns[i].type]).toEqual([c.name, c.type]);
-  });
-  const rows = await rowsOf(meta);
-  return { meta, rows: rows.map(({ _id, ...rest }) => rest), ids: rows.map((r) => r._id as string) };
-}
-
-/** The problems a step refuses with; the writer is never reached. */
-async function refused(stepType: string, inputs: DatasetMetadata[], params: ParamValues, vars?: Vars) {
-  const write = jest.fn();
-  const err = await runSqlStep({ write }, { runner: runner(stepType), inputs, params, vars, ownerId: owner, name: 'x' }).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(write).not.toHaveBeenCalled();
-  expect(err).toBeInstanceOf(StepParamsInvalid);
-  // A ValidationFailed: the API answers it 422 {errors: [{msg, loc}]}.
-  expect(err).toBeInstanceOf(ValidationFailed);
-  return (err as StepParamsInvalid).problems;
-}
-
-const names = (rows: JsonRecord[]) => rows.map((r) => r.name);
+useSqlTestbed('runners');
 
 describe('filter', () => {
   it('keeps the matching rows with their ids; a NULL condition does not match', async () => {

@@ -18,15 +18,15 @@ const one = (inputs: Column[][]) => {
   return inputs[0];
 };
 
-const selectList = (columns: Column[]) => columns.map((c) => q(c.name)).join(', ');
+export const selectList = (columns: Column[]) => columns.map((c) => q(c.name)).join(', ');
 
-function enumParam(params: ParamValues, name: string, options: string[]): string {
+export function enumParam(params: ParamValues, name: string, options: string[]): string {
   const value = params[name];
   if (typeof value !== 'string' || !options.includes(value)) throw paramProblem([name], 'server.params.enum', { values: options.join(', ') });
   return value;
 }
 
-function integerParam(params: ParamValues, name: string, min: number): number {
+export function integerParam(params: ParamValues, name: string, min: number): number {
   const value = params[name];
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw paramProblem([name], 'server.params.integer');
   if (value < min) throw paramProblem([name], 'server.params.minimum', { limit: min });
@@ -65,6 +65,7 @@ function filterPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
 
 export const filterRunner: SqlRunner = {
   stepType: 'filter',
+  keepsIdsUnique: true,
   kind: 'sql',
   outputColumns: (inputs, params, vars) => filterPlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
@@ -95,6 +96,7 @@ function selectPlan(inputs: Column[][], stored: ParamValues, vars?: Vars): Colum
 
 export const selectColumnsRunner: SqlRunner = {
   stepType: 'select_columns',
+  keepsIdsUnique: true,
   kind: 'sql',
   outputColumns: selectPlan,
   toSql(inputs, params, vars) {
@@ -127,6 +129,7 @@ function renamePlan(inputs: Column[][], stored: ParamValues, vars?: Vars): { fro
 
 export const renameColumnsRunner: SqlRunner = {
   stepType: 'rename_columns',
+  keepsIdsUnique: true,
   kind: 'sql',
   outputColumns: (inputs, params, vars) => renamePlan(inputs, params, vars).map((o) => o.to),
   toSql(inputs, params, vars) {
@@ -155,6 +158,7 @@ function addColumnPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
 
 export const addColumnRunner: SqlRunner = {
   stepType: 'add_column',
+  keepsIdsUnique: true,
   kind: 'sql',
   outputColumns: (inputs, params, vars) => addColumnPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
@@ -181,6 +185,7 @@ function sortPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
 
 export const sortRunner: SqlRunner = {
   stepType: 'sort',
+  keepsIdsUnique: true,
   kind: 'sql',
   outputColumns: (inputs, params, vars) => sortPlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
@@ -201,6 +206,7 @@ function limitPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
 
 export const limitRunner: SqlRunner = {
   stepType: 'limit',
+  keepsIdsUnique: true,
   kind: 'sql',
   outputColumns: (inputs, params, vars) => limitPlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
@@ -225,6 +231,7 @@ function dedupePlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
 
 export const deduplicateRunner: SqlRunner = {
   stepType: 'deduplicate',
+  keepsIdsUnique: true,
   kind: 'sql',
   outputColumns: (inputs, params, vars) => dedupePlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {

@@ -1,5 +1,7 @@
-import type { DatasetColumn } from '../datasets';
+import type { DatasetColumn, DatasetMetadata, Datasets, JsonRecord, JsonValue, RowColumn } from '../datasets';
+import type { OutboundHttpClient } from '../outbound-http';
 import type { ParamValues } from '../params';
+import type { StepParamsInvalid } from './errors';
 
 /**
  * The implementation half of a step type (ARCHITECTURE.md, decision 6): the description in
@@ -45,15 +47,156 @@ interface RunnerBase {
 export interface SqlRunner extends RunnerBase {
   kind: 'sql';
   /**
+   * True when every `_id` the SELECT keeps is one of its single input's records, at most once, or
+   * made from a group key (filters, sorts, formulas, aggregates): since every dataset's ids are
+   * unique, the output's are too, and the writer skips checking them (a `count(DISTINCT _id)` over
+   * the whole output). Absent for steps that can repeat a record (join, union, split to rows).
+   */
+  keepsIdsUnique?: boolean;
+  /**
    * The SELECT. It selects `_id` where records persist (see README for aggregate, join, union),
    * checks everything `outputColumns` checks, and binds every user value as a parameter.
    */
   toSql(inputs: SqlInput[], params: ParamValues, vars?: Vars): SqlQuery;
+  /**
+   * For a param only DuckDB can check (a regular expression that does not compile): turns DuckDB's
+   * error while running (its first line) into the param's problem, so the person sees it under
+   * that param (422) rather than as a failed run. Null: the error stays a StepRunFailed.
+   */
+  paramFailure?(reason: string, params: ParamValues): StepParamsInvalid | null;
 }
 
-/** Per record in checkpointed batches (code, HTTP request, AI), sources and sinks: other issues' work. */
-export interface OtherRunner extends RunnerBase {
-  kind: 'per-record' | 'source' | 'sink';
+/**
+ * What a running step may use, built by the run engine for each step run (per-record steps: for
+ * each batch). Everything the engine knows about users, files and the database comes through here,
+ * so runners stay free of HTTP and of the modules.
+ */
+export interface RunContext {
+  readonly ownerId: string;
+  readonly stepRunId: string;
+  /** Aborted when the run is paused or cancelled or the process shuts down: stop soon, keep nothing half-done. */
+  readonly signal: AbortSignal;
+  /** The workflow's variables by name, secrets decrypted (never log them). */
+  readonly vars: Vars;
+  /** A preview run: sources read at most this many records (null: all). */
+  readonly sampleSize: number | null;
+  readonly datasets: Datasets;
+  readonly files: UserFiles;
+  /** Outbound HTTP with the operator's address policy (private addresses refused unless allowed). */
+  readonly http: OutboundHttpClient;
+  /**
+   * The dataset a source or the engine writes for this step run: pass `id` as `datasetId` and
+   * `name` as `name` to `datasets.write` (a retry after a crash then writes the same record ids).
+   */
+  readonly output: { readonly datasetId: string; readonly name: string };
+  /**
+   * One of the owner's datasets by id (the `dataset` param of a source): the engine checks the
+   * owner; another user's dataset or a missing one throws StepRunFailed naming it.
+   */
+  dataset(datasetId: string): Promise<DatasetMetadata>;
+  /**
+   * Records billable work (issue 8/8 prices it), e.g. one HTTP call. `key` names the unit of work
+   * within the step run (a record id): the same key counts once, so a batch redone after a crash
+   * pays nothing twice. Recorded when the batch (or the step) is stored.
+   */
+  usage(event: { kind: string; quantity: number; key: string }): void;
+  /** One line for the run's log (English; the last lines are kept per compute job). */
+  log(line: string): void;
+  /** Work done so far, for progress bars: records (or bytes, with `unit`) done of `total`. */
+  progress(update: { done: number; total?: number | null; phase?: string }): void;
 }
 
-export type StepRunner = SqlRunner | OtherRunner;
+/** The owner's files, as steps need them. Ids are checked against the owner; another user's file is not found. */
+export interface UserFiles {
+  /**
+   * Runs `fn` with a local copy (or the file itself, on local storage) at a path DuckDB may read,
+   * deleted afterwards. A missing file throws StepRunFailed naming it.
+   */
+  withLocalFile<T>(fileId: string, fn: (file: LocalUserFile) => Promise<T>): Promise<T>;
+  /** The files in a folder and its subfolders (`path` relative to it, with `/`), by path. */
+  listFolder(folderId: string): Promise<FolderEntry[]>;
+  /**
+   * Saves a new file in the owner's files from a local file (moved, not copied) and answers it. An
+   * existing name in the folder gets a free name ("export (1).csv"), as uploads do.
+   */
+  save(request: { name: string; folderId?: string | null; localPath: string }): Promise<SavedFile>;
+  /** A folder DuckDB may read and write, for files a step makes before `save` (deleted with the step run's work). */
+  readonly scratchDir: string;
+}
+
+export interface LocalUserFile {
+  id: string;
+  name: string;
+  size: number;
+  path: string;
+}
+
+export interface FolderEntry {
+  id: string;
+  name: string;
+  /** Relative to the folder listed, e.g. `2024/march.csv`. */
+  path: string;
+  size: number;
+}
+
+export interface SavedFile {
+  id: string;
+  name: string;
+  folderId: string | null;
+  size: number;
+}
+
+/** Makes its dataset from outside the workflow: files, a folder, a dataset, an API, a typed table. */
+export interface SourceRunner extends RunnerBase {
+  kind: 'source';
+  /**
+   * Writes the step's dataset (`ctx.output`) and answers its metadata. Reads at most
+   * `ctx.sampleSize` records when set. `outputColumns` of a source may be `[]` when only reading
+   * tells (a CSV's header); the engine then uses the written dataset's columns.
+   */
+  run(ctx: RunContext, params: ParamValues): Promise<DatasetMetadata>;
+}
+
+/** Sends its input somewhere (a file in the user's files, a webhook); its output is its input, unchanged. */
+export interface SinkRunner extends RunnerBase {
+  kind: 'sink';
+  /** Answers what it made, for the run panel and the step's log (files written, calls made). */
+  run(ctx: RunContext, inputs: readonly DatasetMetadata[], params: ParamValues): Promise<SinkResult>;
+}
+
+export interface SinkResult {
+  files?: SavedFile[];
+  /** Small JSON for the run panel, e.g. `{ rows: 1200, status: 200 }`. */
+  summary?: Record<string, JsonValue>;
+}
+
+/**
+ * Per record, in checkpointed batches (code, HTTP request, AI): the engine reads the input in
+ * batches of `batchSize(params)` records in order, calls `processBatch` for each, stores each
+ * batch's result before marking it done, and after a crash, pause or cancel starts again at the
+ * first batch not done. So `processBatch` may run again for a batch whose result was lost, never
+ * for one that was stored.
+ */
+export interface PerRecordRunner extends RunnerBase {
+  kind: 'per-record';
+  /**
+   * - `append`: each result row is `{_id, ...new columns}` for the input record of that `_id`; the
+   *   engine joins them to the input, so the input's columns keep their types; a record without a
+   *   result row gets NULLs. The new columns and their types are `appendedColumns`.
+   * - `replace`: result rows are the output records themselves (the code step: any shape; a row
+   *   keeping an input record's `_id` keeps its identity); DuckDB infers the columns' types.
+   */
+  output: 'append' | 'replace';
+  batchSize(params: ParamValues): number;
+  /** `append` only: the columns added, after checking params against the input's columns. */
+  appendedColumns?(input: Column[], params: ParamValues, vars?: Vars): RowColumn[];
+  processBatch(ctx: RunContext, records: readonly JsonRecord[], params: ParamValues): Promise<BatchOutput>;
+}
+
+export interface BatchOutput {
+  rows: JsonRecord[];
+  /** Records that failed but did not fail the step (continue on error); retry of failed records redoes them. */
+  failedIds?: string[];
+}
+
+export type StepRunner = SqlRunner | SourceRunner | SinkRunner | PerRecordRunner;

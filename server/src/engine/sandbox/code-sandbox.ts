@@ -22,9 +22,10 @@ import { discardQuickJS, loadQuickJS, QUICKJS_INITIAL_MEMORY_BYTES } from './qui
  * - Anything thrown fails the batch with the message, the record and the line.
  *
  * Deadline caveat: QuickJS checks the deadline while JavaScript runs (about every 10,000 calls or
- * loop turns, and inside regular expressions), not inside one built-in call, so a loop of very slow
- * built-ins (`'x'.repeat(1e5)` ten thousand times) overruns it by up to the time of those calls.
- * A hard stop for that needs the batch in a worker thread that the host can terminate.
+ * loop turns, and inside regular expressions), not inside one built-in call, so one slow built-in
+ * (`Array.prototype.indexOf.call({ length: 1e10 }, 1)`) runs on past it. The code step therefore
+ * runs batches through `SandboxPool` (`worker-pool.ts`), whose host-side timer terminates the
+ * worker thread; this class alone is the soft limit that names the record.
  */
 export type CodeMode = 'per_record' | 'per_batch';
 

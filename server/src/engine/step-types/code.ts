@@ -3,7 +3,8 @@ import type { StepTypeDescription } from './step-type';
 /**
  * Every sentence here is what `engine/sandbox` does (CodeSandbox's contract and limits): change
  * them together. The memory figure is `defaultSandboxLimits.memoryLimitBytes`; `timeout_ms` is the
- * sandbox's `timeoutMs`.
+ * sandbox's `timeoutMs`, a hard stop because the runner (`runners/per-record/code.ts`) runs batches
+ * in `SandboxPool`'s worker threads.
  */
 export const code: StepTypeDescription = {
   id: 'code',
@@ -35,7 +36,7 @@ export const code: StepTypeDescription = {
       name: 'timeout_ms',
       type: 'number',
       label: 'Time limit per batch (ms)',
-      help: 'Records are processed in batches; a batch whose code runs longer than this is stopped and the step fails with a timeout. The limit is checked while JavaScript runs, so a single long built-in call (such as a huge sort) finishes before it is checked.',
+      help: 'Records are processed in batches; a batch whose code runs longer than this is stopped, even in the middle of a single long built-in call (such as a huge sort), and the step fails with a timeout.',
       required: false,
       default: 5000,
       min: 100,
@@ -59,7 +60,7 @@ export const code: StepTypeDescription = {
         mode: { label: '运行方式', help: 'per_record：每条记录运行一次。per_batch：每批记录运行一次（用于跨记录的合计、排名或查找）。' },
         timeout_ms: {
           label: '每批时限（毫秒）',
-          help: '记录按批处理；某一批的代码运行超过该时间会被停止，步骤因超时而失败。时限在 JavaScript 运行期间检查，因此单个耗时很长的内置调用（例如对海量数据排序）会先执行完再检查。',
+          help: '记录按批处理；某一批的代码运行超过该时间就会被停止（即使正在执行单个耗时很长的内置调用，例如对海量数据排序），步骤因超时而失败。',
         },
       },
       cost_note: '免费：在我们的工作节点上的沙箱中运行。',

@@ -1,3 +1,4 @@
+import { saveFolderParam, saveFolderTextsZh, recordIdColumnParam, recordIdColumnTextsZh } from './export-params';
 import type { StepTypeDescription } from './step-type';
 
 export const exportCsv: StepTypeDescription = {
@@ -12,7 +13,7 @@ export const exportCsv: StepTypeDescription = {
       name: 'file_name',
       type: 'template',
       label: 'File name',
-      help: 'Name of the file to write, e.g. customers-{{var.month}}.csv. An existing file of that name gets a new version.',
+      help: 'Name of the file to write, e.g. customers-{{var.month}}.csv. If the folder already holds a file of that name, the new one gets a numbered name, e.g. export (1).csv; the old file is kept.',
       required: false,
       default: 'export.csv',
       max_length: 255,
@@ -26,6 +27,8 @@ export const exportCsv: StepTypeDescription = {
       default: 'comma',
       options: ['comma', 'semicolon', 'tab', 'pipe'],
     },
+    saveFolderParam,
+    recordIdColumnParam,
     { name: 'include_header', type: 'boolean', label: 'Write a header line', help: 'On: the first line names the columns.', required: false, default: true },
   ],
   inputs: { min: 1, max: 1 },
@@ -36,8 +39,10 @@ export const exportCsv: StepTypeDescription = {
       name: '导出 CSV',
       description: '把表保存为你文件中的 CSV 文件，可直接下载或用 Excel、Google 表格打开。通常是工作流的最后一步。',
       params: {
-        file_name: { label: '文件名', help: '要写入的文件名，例如 customers-{{var.month}}.csv。已存在同名文件时会生成新版本。' },
+        file_name: { label: '文件名', help: '要写入的文件名，例如 customers-{{var.month}}.csv。若文件夹中已有同名文件，新文件会使用带编号的名称，例如 export (1).csv，原文件保留。' },
         delimiter: { label: '分隔符', help: '值之间的分隔字符。许多欧洲语言版本的 Excel 需要分号。' },
+        folder: saveFolderTextsZh,
+        include_record_id: recordIdColumnTextsZh,
         include_header: { label: '写入表头行', help: '开启：第一行写入列名。' },
       },
       cost_note: '免费。',

@@ -4,18 +4,33 @@ import { aiPrompt } from './ai-prompt';
 import { code } from './code';
 import { deduplicate } from './deduplicate';
 import { exportCsv } from './export-csv';
+import { exportFile } from './export-file';
 import { exportParquet } from './export-parquet';
 import { filter } from './filter';
 import { httpRequest } from './http-request';
 import { importCsv } from './import-csv';
 import { importDataset } from './import-dataset';
+import { importFile } from './import-file';
 import { importFolder } from './import-folder';
+import { importHttpJson } from './import-http-json';
 import { join } from './join';
 import { limit } from './limit';
 import { renameColumns } from './rename-columns';
 import { selectColumns } from './select-columns';
 import { sort } from './sort';
+import { tableInput } from './table-input';
 import { union } from './union';
+import { webhook } from './webhook';
+import { castColumns } from './cast-columns';
+import { dateParts } from './date-parts';
+import { fillNulls } from './fill-nulls';
+import { parseJson } from './parse-json';
+import { pivot } from './pivot';
+import { regexExtract } from './regex-extract';
+import { reorderColumns } from './reorder-columns';
+import { sample } from './sample';
+import { splitToRows } from './split-to-rows';
+import { unpivot } from './unpivot';
 import type { StepTypeDescription } from './step-type';
 
 export { stepCategories, type CostHint, type ParamSpec, type ParamType, type StepCategory, type StepTypeDescription, type StepTypeTexts } from './step-type';
@@ -26,16 +41,29 @@ export { stepCategories, type CostHint, type ParamSpec, type ParamType, type Ste
  */
 export const stepTypes: StepTypeDescription[] = [
   importCsv,
+  importFile,
   importFolder,
   importDataset,
+  tableInput,
+  importHttpJson,
   filter,
   selectColumns,
   renameColumns,
   deduplicate,
+  reorderColumns,
+  castColumns,
+  fillNulls,
   sort,
   limit,
+  sample,
   aggregate,
+  pivot,
+  unpivot,
   addColumn,
+  splitToRows,
+  regexExtract,
+  parseJson,
+  dateParts,
   code,
   join,
   union,
@@ -43,6 +71,8 @@ export const stepTypes: StepTypeDescription[] = [
   httpRequest,
   exportCsv,
   exportParquet,
+  exportFile,
+  webhook,
 ];
 
 const byId = new Map(stepTypes.map((type) => [type.id, type]));

@@ -1,8 +1,8 @@
 /**
  * A step type is data plus one function (ARCHITECTURE.md, decision 6). This file is the data part:
  * the serialisable description that the catalogue (`/workflow-step-infos`), the parameter forms, the
- * validation of param inputs and the agents all read. The `run` function joins it with the run
- * engine (issue 4/6). Nothing here imports HTTP code.
+ * validation of param inputs and the agents all read. Its runner (`engine/runners`, registered
+ * under the same id) is the function part. Nothing here imports HTTP code.
  *
  * The shapes the API also serves (params, categories, inputs, cost) are declared once, here, as
  * TypeBox schemas: their static types are the engine's types, and the catalogue's API schemas

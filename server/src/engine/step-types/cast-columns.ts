@@ -1,0 +1,46 @@
+import type { StepTypeDescription } from './step-type';
+
+export const castColumns: StepTypeDescription = {
+  id: 'cast_columns',
+  name: 'Convert column types',
+  description:
+    'Change the type of columns, e.g. turn the text "42" into the number 42 or "2024-03-05" into a date. Types: text, integer (whole numbers), number (decimals, approximate), decimal (exact, 4 places unless you give a scale), boolean, date, timestamp, json. Values that do not convert either stop the step with an error or become empty, as you choose.',
+  category: 'transform',
+  tags: ['columns', 'types', 'convert', 'cast'],
+  params: [
+    {
+      name: 'casts',
+      type: 'json',
+      label: 'Conversions',
+      help: 'A JSON list of {"column", "type"} (at most 200); type is one of text, integer, number, decimal, boolean, date, timestamp, json. A decimal may add "scale" (0–18 places), e.g. [{"column": "price", "type": "decimal", "scale": 2}].',
+      required: true,
+    },
+    {
+      name: 'on_error',
+      type: 'enum',
+      label: 'When a value does not convert',
+      help: 'fail: stop the step and say which value did not convert. null: leave that value empty (NULL) and go on.',
+      required: true,
+      default: 'fail',
+      options: ['fail', 'null'],
+    },
+  ],
+  inputs: { min: 1, max: 1 },
+  outputs: ['dataset'],
+  cost: { per: 'run', credits: 0, note: 'Free.' },
+  i18n: {
+    'zh-CN': {
+      name: '转换列类型',
+      description:
+        '改变列的类型，例如把文本 "42" 变成数字 42，或把 "2024-03-05" 变成日期。可选类型：text（文本）、integer（整数）、number（小数，近似值）、decimal（精确小数，默认 4 位，可指定 scale）、boolean（真/假）、date（日期）、timestamp（日期时间）、json。无法转换的值可以选择让步骤报错停止，或变成空值。',
+      params: {
+        casts: {
+          label: '转换列表',
+          help: '由 {"column", "type"} 组成的 JSON 列表（最多 200 项）；type 可选 text、integer、number、decimal、boolean、date、timestamp、json。decimal 可加 "scale"（0–18 位小数），例如 [{"column": "price", "type": "decimal", "scale": 2}]。',
+        },
+        on_error: { label: '值无法转换时', help: 'fail：停止步骤并指出哪个值无法转换。null：把该值置空（NULL）并继续。' },
+      },
+      cost_note: '免费。',
+    },
+  },
+};

@@ -1,0 +1,53 @@
+import type { StepTypeDescription } from './step-type';
+
+export const importFile: StepTypeDescription = {
+  id: 'import_file',
+  name: 'Import file',
+  description:
+    'Read one data file from your files into a table: CSV, TSV, JSON (a list of objects, or one object per line), JSON Lines, Excel (.xlsx) or Parquet. Column types (numbers, dates, true/false) are recognised from the values.',
+  category: 'source',
+  tags: ['import', 'file', 'csv', 'json', 'excel', 'xlsx', 'parquet', 'source'],
+  params: [
+    {
+      name: 'file',
+      type: 'file',
+      label: 'File',
+      help: 'The file to read, chosen from your files.',
+      required: true,
+      accept: ['.csv', '.tsv', '.json', '.jsonl', '.ndjson', '.xlsx', '.parquet'],
+    },
+    {
+      name: 'format',
+      type: 'enum',
+      label: 'Format',
+      help: '"auto" goes by the file name\'s ending (.csv, .tsv, .json, .jsonl, .ndjson, .xlsx, .parquet); choose one when the name does not tell.',
+      required: false,
+      default: 'auto',
+      options: ['auto', 'csv', 'tsv', 'json', 'jsonl', 'xlsx', 'parquet'],
+    },
+    {
+      name: 'sheet',
+      type: 'string',
+      label: 'Sheet',
+      help: 'Excel files: the name of the sheet to read. Empty: the first sheet. Its first row names the columns.',
+      required: false,
+      default: '',
+      max_length: 100,
+    },
+  ],
+  inputs: { min: 0, max: 0 },
+  outputs: ['dataset'],
+  cost: { per: 'run', credits: 0, note: 'Free: reading files costs nothing.' },
+  i18n: {
+    'zh-CN': {
+      name: '导入文件',
+      description: '从你的文件中读取一个数据文件成为一张表：CSV、TSV、JSON（对象列表，或每行一个对象）、JSON Lines、Excel（.xlsx）或 Parquet。列的类型（数字、日期、真/假）根据值自动识别。',
+      params: {
+        file: { label: '文件', help: '要读取的文件，从你的文件中选择。' },
+        format: { label: '格式', help: '"auto" 按文件名后缀（.csv、.tsv、.json、.jsonl、.ndjson、.xlsx、.parquet）判断；文件名无法说明格式时请手动选择。' },
+        sheet: { label: '工作表', help: 'Excel 文件：要读取的工作表名称。留空则读取第一个工作表。其第一行是列名。' },
+      },
+      cost_note: '免费：读取文件不收费。',
+    },
+  },
+};
