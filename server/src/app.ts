@@ -19,6 +19,8 @@ import storage from './plugins/storage';
 import datasets from './plugins/datasets';
 import datasetsRoutes from './modules/datasets/datasets.routes';
 import queue from './plugins/queue';
+import runs from './plugins/runs';
+import runsRoutes from './modules/runs/runs.routes';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
 import stepInfosRoutes from './modules/step-infos/step-infos.routes';
@@ -91,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(storage);
   await app.register(datasets);
   await app.register(queue, { redisNamespace: options.redisNamespace });
+  await app.register(runs, { redisNamespace: options.redisNamespace });
   await app.register(authentication);
   await app.register(antiForgery);
   await app.register(formBody);
@@ -109,9 +112,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(historyRoutes, { prefix: `${API_PREFIX}/workflow-history` });
   await app.register(datasetsRoutes, { prefix: `${API_PREFIX}/datasets` });
   await app.register(cloneRoutes, { prefix: API_PREFIX });
+  await app.register(runsRoutes, { prefix: API_PREFIX });
 
   if (options.config.inProcessWorker) {
-    const stop = startHousekeeping(app.db, app.log, { storage: app.storage });
+    const stop = startHousekeeping(app.db, app.log, { storage: app.storage, datasetRetentionDays: options.config.datasets.retentionDays });
     app.addHook('onClose', async () => stop());
     registerJobHandlers(app.jobs, { db: app.db, storage: app.storage, log: app.log });
   }

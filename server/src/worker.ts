@@ -7,6 +7,9 @@ import { registerJobHandlers } from './jobs/handlers';
 import { startHousekeeping } from './jobs/housekeeping';
 import { createJobQueue } from './jobs/queue';
 import { createStorage } from './storage';
+import { Datasets } from './engine/datasets';
+import { loadSecretBox } from './lib/secret-box';
+import { createRunEngine } from './modules/runs';
 
 /**
  * A worker process for scale-out (`npm run worker`): it shares the database, REDIS_URL and storage
@@ -20,9 +23,14 @@ async function main() {
   const handle = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'stepwise.db') });
   await migrateToLatest(handle.db, handle.dialect);
   const { storage } = createStorage(config);
-  const stopHousekeeping = startHousekeeping(handle.db, log, { storage });
+  const stopHousekeeping = startHousekeeping(handle.db, log, { storage, datasetRetentionDays: config.datasets.retentionDays });
   const jobs = createJobQueue(config, log);
   registerJobHandlers(jobs, { db: handle.db, storage, log });
+  const datasets = new Datasets({ storage, config: config.datasets, log });
+  const { engine, events } = createRunEngine({ db: handle.db, storage, config, log, datasets, jobs, secrets: loadSecretBox(config.secretsKey, config.dataDir) });
+  engine.register();
+  const requeued = await engine.recover();
+  if (requeued) log.info({ requeued }, 'run engine: requeued unfinished step runs');
   if (jobs.kind === 'memory') log.warn({}, 'worker: no REDIS_URL, so the job queue is in memory and this worker cannot take the API processes\' jobs');
   // Keeps the process alive until a signal; the jobs above run on unref'd timers.
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -32,8 +40,12 @@ async function main() {
     log.info({ signal }, 'worker shutting down');
     clearInterval(keepAlive);
     stopHousekeeping();
-    // Running jobs finish (and release their locks) before the database they write to closes.
+    // Running steps stop at their next check; running jobs end (and release their locks) before
+    // the database they write to closes.
+    engine.stopAll();
     await jobs.close();
+    await events.close();
+    await datasets.close();
     await handle.close();
     await storage.close();
     process.exit(0);

@@ -1,6 +1,13 @@
 import { loadConfig } from './config';
 
 describe('HTTP step settings', () => {
+  it('keeps run outputs 30 days unless DATASET_RETENTION_DAYS says otherwise (0: forever)', () => {
+    expect(loadConfig({}).datasets.retentionDays).toBe(30);
+    expect(loadConfig({ DATASET_RETENTION_DAYS: '0' }).datasets.retentionDays).toBe(0);
+    expect(loadConfig({ DATASET_RETENTION_DAYS: '7' }).datasets.retentionDays).toBe(7);
+    expect(() => loadConfig({ DATASET_RETENTION_DAYS: '-1' })).toThrow(/DATASET_RETENTION_DAYS/);
+  });
+
   it('refuses private addresses unless the operator says otherwise', () => {
     expect(loadConfig({}).httpSteps).toEqual({ allowPrivate: false, allowedHosts: [] });
   });

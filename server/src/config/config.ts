@@ -71,6 +71,11 @@ export interface DatasetsConfig {
   cacheDir: string;
   /** Bytes the cache may hold before the least recently used files are removed. */
   cacheMaxBytes: number;
+  /**
+   * Days run outputs are kept; then housekeeping deletes them, except each step's newest output
+   * and any a step run in progress reads. 0: kept until deleted by hand.
+   */
+  retentionDays: number;
 }
 
 export interface HttpStepsConfig {
@@ -201,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tempDir: path.join(dataDir, 'tmp'),
       cacheDir: path.resolve(env.DATASET_CACHE_DIR || path.join(dataDir, 'cache', 'datasets')),
       cacheMaxBytes: int(env.DATASET_CACHE_MAX_BYTES, 10 * GiB, 'DATASET_CACHE_MAX_BYTES'),
+      retentionDays: int(env.DATASET_RETENTION_DAYS, 30, 'DATASET_RETENTION_DAYS'),
     },
     httpSteps: {
       allowPrivate: bool(env.HTTP_STEPS_ALLOW_PRIVATE, false),

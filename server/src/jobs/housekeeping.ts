@@ -4,6 +4,7 @@ import { PasswordResetsRepository } from '../modules/auth/password-resets.reposi
 import { SessionsRepository } from '../modules/auth/sessions.repository';
 import type { Storage } from '../storage';
 import { cleanAbandonedUploads } from './abandoned-uploads';
+import { cleanDatasets } from './dataset-retention';
 
 /** Deletes sessions and reset links that can never be used again (a day after they died). */
 export async function purgeDeadCredentials(db: Db, log: Log): Promise<void> {
@@ -17,11 +18,14 @@ export async function purgeDeadCredentials(db: Db, log: Log): Promise<void> {
  * Runs housekeeping now and then every hour until stopped. Idempotent, so several processes
  * (API and workers) may all run it.
  */
-export function startHousekeeping(db: Db, log: Log, options: { storage?: Storage; everyMs?: number } = {}): () => void {
-  const { storage, everyMs = 3_600_000 } = options;
+export function startHousekeeping(db: Db, log: Log, options: { storage?: Storage; everyMs?: number; datasetRetentionDays?: number } = {}): () => void {
+  const { storage, everyMs = 3_600_000, datasetRetentionDays = 0 } = options;
   const run = async () => {
     await purgeDeadCredentials(db, log).catch((err) => log.error({ err }, 'housekeeping failed'));
     if (storage) await cleanAbandonedUploads(db, storage, log).catch((err) => log.error({ err }, 'housekeeping: upload cleanup failed'));
+    if (storage) {
+      await cleanDatasets(db, storage, log, { retentionDays: datasetRetentionDays }).catch((err) => log.error({ err }, 'housekeeping: dataset cleanup failed'));
+    }
   };
   void run();
   const timer = setInterval(() => void run(), everyMs);

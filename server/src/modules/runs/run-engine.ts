@@ -1,0 +1,652 @@
+import { createHash, randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { Config } from '../../config/config';
+import type { Db } from '../../db/database';
+import { DatasetAlreadyStored, datasetKey, type DatasetMetadata, type Datasets } from '../../engine/datasets';
+import type { OutboundHttpClient } from '../../engine/outbound-http';
+import { validateParams, type ParamValues } from '../../engine/params';
+import { getRunner, runSqlStep, StepRunFailed, type RunContext, type StepRunner, type Vars } from '../../engine/runners';
+import { getStepType } from '../../engine/step-types';
+import { isUniqueViolation } from '../../lib/db-errors';
+import { DomainError, invalid, notFound, rejected, ValidationFailed } from '../../lib/errors';
+import type { Log } from '../../lib/logger';
+import type { SecretBox } from '../../lib/secret-box';
+import type { Job, JobQueue } from '../../jobs/queue';
+import type { Storage } from '../../storage';
+import { DatasetsService } from '../datasets/datasets.service';
+import { UsageEventsRepository, type UsageEvent } from '../files/files.repository';
+import { findCycle } from '../workflows/workflow-state';
+import { WorkflowsRepository } from '../workflows/workflows.repository';
+import { PerRecordBatches, partsPrefix } from './per-record-batches';
+import { planRun } from './run-plan';
+import type { RunEventBus } from './run-events';
+import { FINAL_STATES, isDone, isFinal, OPEN_STATES, type RunAction, type RunMode, type RunState, type StepRunAction } from './run-states';
+import { RunsRepository, type StepRunRow, type WorkflowRunRow } from './runs.repository';
+import { StepUserFiles } from './user-files';
+
+export const STEP_RUN_JOB = 'step-run';
+
+export interface StepRunJob {
+  stepRunId: string;
+}
+
+export interface RunEngineDeps {
+  db: Db;
+  storage: Storage;
+  config: Config;
+  log: Log;
+  datasets: Datasets;
+  jobs: JobQueue;
+  secrets: SecretBox;
+  http: OutboundHttpClient;
+  events: RunEventBus;
+}
+
+/** What a run executes, frozen when it starts: edits made meanwhile do not change a running run. */
+export interface RunSnapshot {
+  steps: { id: string; step_type: string; name: string; param_inputs: ParamValues; inputs: string[] }[];
+  /** Variables by name; secrets are `null` here and opened from the workflow when a step runs. */
+  variables: { name: string; type: string; value: unknown }[];
+  /** Steps outside the run whose last output it reads, by step id: dataset id. */
+  external: Record<string, string>;
+}
+
+/** Datasets written by a sample run (a quick preview) are deleted after this long. */
+const SAMPLE_DATASET_TTL_MS = 24 * 3600_000;
+/** How often a running step looks at its own state (a pause or cancel from another process). */
+const STATE_POLL_MS = 1000;
+/** A progress update is written at most this often per step run. */
+const PROGRESS_EVERY_MS = 500;
+/** Log lines kept per compute job. */
+const LOG_LINES = 200;
+/** A sample run reads at most this many records per source. */
+export const MAX_SAMPLE_SIZE = 10_000;
+/** Steps whose output depends only on their params, variables and inputs: an equal earlier step run is reused. */
+const CACHEABLE_SOURCES = new Set(['import_csv', 'import_file', 'import_dataset', 'table_input', 'code']);
+
+const now = () => new Date().toISOString();
+
+/** A UUID made from text: a step run's output dataset id is the same on every try of one attempt. */
+function uuidFrom(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+/** A failure as stored in `error`: the catalog key and values, so each reader gets their language. */
+export interface StoredError {
+  key: string;
+  values: Record<string, string | number>;
+}
+
+function storedError(err: unknown): StoredError {
+  if (err instanceof DomainError) return { key: err.messageKey, values: err.values as Record<string, string | number> };
+  if (err instanceof ValidationFailed) {
+    const first = err.problems[0];
+    return { key: first?.key ?? 'server.runs.stepFailed', values: { ...(first?.values as Record<string, string | number>), ...(first ? { at: first.loc.join('.') } : {}) } };
+  }
+  const message = (err as { message?: unknown })?.message;
+  return { key: 'server.runs.unexpected', values: { reason: typeof message === 'string' ? message.slice(0, 500) : 'unknown' } };
+}
+
+/**
+ * The run engine: starts runs, executes step runs as queued jobs, and takes pause, resume, cancel
+ * and retry. The database is the source of truth (migration 007); a job only says "look at step
+ * run X", so any process may take it, take it twice, or take it after a crash:
+ *
+ *   execute ─► workflow run + step runs (queued) ─► enqueue the ready ones
+ *   job ─► claim (queued|running → running) ─► cached? ─► run by kind ─► dataset registered ─► succeeded
+ *        └─► advance(): skip what follows a failure, enqueue what became ready, end the run when all are final
+ */
+export class RunEngine {
+  readonly repo: RunsRepository;
+  private readonly workflows: WorkflowsRepository;
+  private readonly datasetRows: DatasetsService;
+  private readonly batches: PerRecordBatches;
+  private readonly usage: UsageEventsRepository;
+  /** Step runs executing in this process, so a pause or cancel here stops them at once. */
+  private readonly running = new Map<string, AbortController>();
+  private readonly worker = `${os.hostname()}:${process.pid}`;
+
+  constructor(private readonly deps: RunEngineDeps) {
+    this.repo = new RunsRepository(deps.db);
+    this.workflows = new WorkflowsRepository(deps.db);
+    this.datasetRows = new DatasetsService(deps.db, deps.datasets);
+    this.batches = new PerRecordBatches(this.repo, deps.storage, deps.datasets);
+    this.usage = new UsageEventsRepository(deps.db);
+  }
+
+  /** Consumes step-run jobs in this process (the API's in-process worker, or `npm run worker`). */
+  register(): void {
+    this.deps.jobs.process<StepRunJob>(STEP_RUN_JOB, (job) => this.handle(job));
+  }
+
+  // ---- starting a run ----
+
+  async start(userId: string, workflowId: string, stepId: string, options: { mode: RunMode; sampleSize: number | null }): Promise<string> {
+    const workflow = await this.workflows.findOwned(workflowId, userId);
+    if (!workflow) throw notFound('server.workflows.notFound');
+    const state = await this.workflows.loadSnapshot(workflow);
+    if (!state.steps.some((s) => s.id === stepId)) throw notFound('server.steps.notFound');
+    if (findCycle(state.steps)) throw rejected('server.runs.cycle');
+
+    const plan = planRun(state.steps, stepId, options.mode);
+    const byId = new Map(state.steps.map((s) => [s.id, s]));
+    for (const id of plan.steps) {
+      const step = byId.get(id)!;
+      const type = getStepType(step.step_type);
+      if (!type) throw invalid('server.runs.unknownStepType', ['path', 'stepId'], { step: step.name });
+      const issues = validateParams(type, step.param_inputs, 'replace');
+      if (issues.length) throw invalid('server.runs.stepNeedsSettings', ['path', 'stepId'], { step: step.name, param: issues[0].param });
+      if (step.inputs.length < type.inputs.min) throw invalid('server.runs.stepNeedsInputs', ['path', 'stepId'], { step: step.name });
+    }
+    const external: Record<string, string> = {};
+    for (const id of plan.external) {
+      const last = await this.repo.latestOutputOf(workflowId, id);
+      if (!last?.datasetId) throw rejected('server.runs.inputNotRun', { step: byId.get(id)?.name ?? id });
+      external[id] = last.datasetId;
+    }
+
+    const snapshot: RunSnapshot = {
+      steps: plan.steps.map((id) => {
+        const s = byId.get(id)!;
+        return { id: s.id, step_type: s.step_type, name: s.name, param_inputs: s.param_inputs, inputs: s.inputs };
+      }),
+      variables: state.variables.map((v) => ({ name: v.name, type: v.type, value: v.type === 'secret' || v.value === null ? null : JSON.parse(v.value) })),
+      external,
+    };
+    const runId = randomUUID();
+    await this.repo.insertRun(
+      {
+        id: runId,
+        workflow_id: workflowId,
+        user_id: userId,
+        workflow_version: workflow.version,
+        snapshot: JSON.stringify(snapshot),
+        mode: options.mode,
+        target_step_id: stepId,
+        sample_size: options.sampleSize,
+        state: 'running',
+      },
+      snapshot.steps.map((s) => ({
+        id: randomUUID(),
+        run_id: runId,
+        step_id: s.id,
+        step_type: s.step_type,
+        type_version: 1,
+        params_hash: sha256(s.param_inputs),
+        cache_key: '',
+        state: 'queued',
+        input_dataset_ids: '[]',
+        output_dataset_id: null,
+        records_total: null,
+        records_done: 0,
+        records_failed: 0,
+        error: null,
+        attempt: 0,
+      })),
+    );
+    await this.event(runId, null, 'run_started', { mode: options.mode, target_step_id: stepId, sample_size: options.sampleSize, steps: plan.steps.length });
+    await this.advance(runId);
+    return runId;
+  }
+
+  // ---- control ----
+
+  async controlRun(userId: string, runId: string, action: RunAction): Promise<void> {
+    const run = await this.repo.findOwnedRun(userId, runId);
+    if (!run) throw notFound('server.runs.notFound');
+    switch (action) {
+      case 'pause': {
+        if (!(await this.repo.setRunState(runId, 'paused', ['queued', 'running']))) throw this.cannot(action, run.state);
+        const paused = await this.repo.moveStepRuns(runId, 'paused', ['running']);
+        paused.forEach((id) => this.running.get(id)?.abort('paused'));
+        await this.event(runId, null, 'run_paused', {});
+        return;
+      }
+      case 'resume': {
+        if (!(await this.repo.setRunState(runId, 'running', ['paused']))) throw this.cannot(action, run.state);
+        for (const id of await this.repo.moveStepRuns(runId, 'queued', ['paused'])) await this.repo.bumpAttempt(id);
+        await this.event(runId, null, 'run_resumed', {});
+        await this.advance(runId);
+        return;
+      }
+      case 'cancel': {
+        if (!(await this.repo.setRunState(runId, 'cancelled', ['queued', 'running', 'paused'], { ended_at: now() }))) throw this.cannot(action, run.state);
+        const cancelled = await this.repo.moveStepRuns(runId, 'cancelled', OPEN_STATES, { ended_at: now() });
+        cancelled.forEach((id) => this.running.get(id)?.abort('cancelled'));
+        await this.event(runId, null, 'run_cancelled', {});
+        return;
+      }
+      case 'retry': {
+        const stepRuns = await this.repo.stepRunsOf(runId);
+        const again = stepRuns.filter((s) => s.state === 'failed' || s.state === 'cancelled' || s.state === 'skipped');
+        if (!again.length || !isFinal(run.state)) throw this.cannot(action, run.state);
+        for (const s of again) await this.requeue(s);
+        await this.repo.setRunState(runId, 'running', FINAL_STATES, { ended_at: null, error: null });
+        await this.event(runId, null, 'run_retried', { step_runs: again.length });
+        await this.advance(runId);
+        return;
+      }
+    }
+  }
+
+  async controlStepRun(userId: string, stepRunId: string, action: StepRunAction): Promise<void> {
+    const stepRun = await this.repo.findOwnedStepRun(userId, stepRunId);
+    if (!stepRun) throw notFound('server.runs.stepRunNotFound');
+    const runId = stepRun.run_id;
+    switch (action) {
+      case 'pause': {
+        if (!(await this.repo.setStepRunState(stepRunId, 'paused', ['queued', 'running']))) throw this.cannot(action, stepRun.state);
+        this.running.get(stepRunId)?.abort('paused');
+        await this.event(runId, stepRunId, 'step_paused', {});
+        return;
+      }
+      case 'resume': {
+        if (!(await this.repo.setStepRunState(stepRunId, 'queued', ['paused']))) throw this.cannot(action, stepRun.state);
+        await this.repo.bumpAttempt(stepRunId);
+        await this.repo.setRunState(runId, 'running', ['paused']);
+        await this.event(runId, stepRunId, 'step_resumed', {});
+        await this.advance(runId);
+        return;
+      }
+      case 'cancel': {
+        if (!(await this.repo.setStepRunState(stepRunId, 'cancelled', OPEN_STATES, { ended_at: now() }))) throw this.cannot(action, stepRun.state);
+        this.running.get(stepRunId)?.abort('cancelled');
+        await this.event(runId, stepRunId, 'step_cancelled', {});
+        await this.advance(runId);
+        return;
+      }
+      case 'retry':
+      case 'retry_failed_records': {
+        if (action === 'retry' ? !['failed', 'cancelled'].includes(stepRun.state) : !(isDone(stepRun.state) && Number(stepRun.records_failed) > 0)) throw this.cannot(action, stepRun.state);
+        if (action === 'retry_failed_records') await this.repo.reopenFailedBatches(stepRunId);
+        await this.requeue(stepRun, action === 'retry_failed_records');
+        // What read this step's output must run again: its output changes.
+        const run = (await this.repo.findRun(runId))!;
+        const snapshot = JSON.parse(run.snapshot) as RunSnapshot;
+        const stepRuns = await this.repo.stepRunsOf(runId);
+        const after = downstreamOf(snapshot, stepRun.step_id);
+        for (const s of stepRuns) if (after.has(s.step_id) && s.state !== 'queued' && s.state !== 'running') await this.requeue(s);
+        await this.repo.setRunState(runId, 'running', [...FINAL_STATES, 'paused'], { ended_at: null, error: null });
+        await this.event(runId, stepRunId, action === 'retry' ? 'step_retried' : 'step_retried_failed_records', {});
+        await this.advance(runId);
+        return;
+      }
+    }
+  }
+
+  private cannot(action: string, state: string) {
+    return new DomainError('conflict', 'server.runs.cannotControl', { action, state });
+  }
+
+  /** Back to queued for another attempt (a new attempt writes a new output dataset). */
+  private async requeue(stepRun: StepRunRow, keepBatches = false): Promise<void> {
+    await this.repo.setStepRunState(stepRun.id, 'queued', [stepRun.state as RunState], { error: null, ended_at: null, started_at: null, output_dataset_id: null });
+    await this.repo.bumpAttempt(stepRun.id);
+    if (!keepBatches) await this.deps.db.deleteFrom('step_run_batches').where('step_run_id', '=', stepRun.id).execute();
+  }
+
+  // ---- scheduling ----
+
+  /**
+   * Moves a run forward: step runs after a failed, cancelled or skipped one are skipped; step runs
+   * whose inputs are all done are enqueued; a run whose step runs are all final ends. Safe to call
+   * any number of times from any process (enqueueing is idempotent by job id).
+   */
+  async advance(runId: string): Promise<void> {
+    const run = await this.repo.findRun(runId);
+    if (!run || run.state !== 'running') return;
+    const snapshot = JSON.parse(run.snapshot) as RunSnapshot;
+    const inputsOf = new Map(snapshot.steps.map((s) => [s.id, s.inputs]));
+    let stepRuns = await this.repo.stepRunsOf(runId);
+    for (let changed = true; changed; ) {
+      changed = false;
+      const byStep = new Map(stepRuns.map((s) => [s.step_id, s]));
+      for (const s of stepRuns) {
+        if (s.state !== 'queued') continue;
+        const blocked = (inputsOf.get(s.step_id) ?? []).some((i) => {
+          const up = byStep.get(i);
+          return up && isFinal(up.state) && !isDone(up.state);
+        });
+        if (blocked && (await this.repo.setStepRunState(s.id, 'skipped', ['queued'], { ended_at: now() }))) {
+          await this.event(runId, s.id, 'step_skipped', { step_id: s.step_id });
+          changed = true;
+        }
+      }
+      if (changed) stepRuns = await this.repo.stepRunsOf(runId);
+    }
+    const byStep = new Map(stepRuns.map((s) => [s.step_id, s]));
+    for (const s of stepRuns) {
+      if (s.state !== 'queued' && s.state !== 'running') continue;
+      const ready = (inputsOf.get(s.step_id) ?? []).every((i) => !byStep.has(i) || isDone(byStep.get(i)!.state));
+      if (ready) await this.enqueue(s);
+    }
+    if (stepRuns.every((s) => isFinal(s.state))) {
+      const failed = stepRuns.find((s) => s.state === 'failed');
+      const end: RunState = failed ? 'failed' : stepRuns.some((s) => s.state === 'cancelled') ? 'cancelled' : 'succeeded';
+      if (await this.repo.setRunState(runId, end, ['running'], { ended_at: now(), error: failed?.error ?? null })) await this.event(runId, null, `run_${end}`, {});
+    }
+  }
+
+  private async enqueue(stepRun: Pick<StepRunRow, 'id' | 'attempt'>): Promise<void> {
+    // One job per attempt: a retry or resume is new work, a second enqueue of the same attempt is not.
+    await this.deps.jobs.enqueue<StepRunJob>(STEP_RUN_JOB, { stepRunId: stepRun.id }, { jobId: `sr.${stepRun.id}.${stepRun.attempt}` });
+  }
+
+  /**
+   * After a restart: the in-memory queue lost its jobs, and Redis may have lost some. Every step run
+   * of a running run that is queued or running is enqueued again (a job still held by a live worker
+   * keeps its id, so it is not doubled).
+   */
+  async recover(): Promise<number> {
+    const open = await this.repo.unfinishedStepRuns();
+    const runs = new Set(open.map((s) => s.run_id));
+    for (const runId of runs) await this.advance(runId);
+    return open.length;
+  }
+
+  // ---- executing one step run ----
+
+  private async handle(job: Job<StepRunJob>): Promise<void> {
+    const stepRunId = job.data.stepRunId;
+    const stepRun = await this.repo.findStepRun(stepRunId);
+    if (!stepRun || (stepRun.state !== 'queued' && stepRun.state !== 'running')) return;
+    const run = await this.repo.findRun(stepRun.run_id);
+    if (!run || run.state !== 'running') return;
+    await this.execute(run, stepRun);
+    await this.advance(run.id);
+  }
+
+  private async execute(run: WorkflowRunRow, stepRun: StepRunRow): Promise<void> {
+    const snapshot = JSON.parse(run.snapshot) as RunSnapshot;
+    const step = snapshot.steps.find((s) => s.id === stepRun.step_id);
+    if (!step) return;
+    const siblings = new Map((await this.repo.stepRunsOf(run.id)).map((s) => [s.step_id, s]));
+    const inputIds: string[] = [];
+    for (const up of step.inputs) {
+      const upRun = siblings.get(up);
+      if (!upRun) inputIds.push(snapshot.external[up]);
+      else if (isDone(upRun.state) && upRun.output_dataset_id) inputIds.push(upRun.output_dataset_id);
+      else return; // not ready: advance() enqueues it again when its inputs are done
+    }
+    const startedAt = stepRun.started_at ?? now();
+    if (!(await this.repo.setStepRunState(stepRun.id, 'running', ['queued', 'running'], { started_at: startedAt, input_dataset_ids: JSON.stringify(inputIds) }))) return;
+    await this.repo.abandonComputeJobs(stepRun.id);
+    await this.event(run.id, stepRun.id, 'step_started', { step_id: step.id, attempt: stepRun.attempt });
+
+    const controller = new AbortController();
+    this.running.set(stepRun.id, controller);
+    const watch = setInterval(() => void this.watchState(stepRun.id, run.id, controller), STATE_POLL_MS);
+    watch.unref();
+    const logLines: string[] = [];
+    let logDropped = 0;
+    const log = (line: string) => {
+      logLines.push(`${now()} ${line}`.slice(0, 2000));
+      if (logLines.length > LOG_LINES) {
+        logLines.shift();
+        logDropped++;
+      }
+    };
+    const computeJobId = await this.repo.startComputeJob(stepRun.id, this.worker, stepRun.attempt + 1);
+    const cpuBefore = process.cpuUsage();
+    let peakRss = process.memoryUsage.rss();
+    const files = new StepUserFiles(this.deps, run.user_id, stepRun.id);
+    let outcome: 'succeeded' | 'failed' | 'cancelled' | 'paused' | 'cached' = 'failed';
+    let error: StoredError | null = null;
+    try {
+      await files.prepare();
+      const result = await this.runStep({ run, stepRun, step, snapshot, inputIds, controller, log, files, onProgress: () => (peakRss = Math.max(peakRss, process.memoryUsage.rss())) });
+      outcome = result.cached ? 'cached' : 'succeeded';
+      const finished = await this.repo.setStepRunState(stepRun.id, outcome, ['running', 'paused'], {
+        output_dataset_id: result.output.id,
+        records_total: result.output.rowCount,
+        records_done: result.done ?? result.output.rowCount,
+        records_failed: result.failed,
+        ended_at: now(),
+        error: null,
+        cache_key: result.cacheKey,
+      });
+      if (finished) await this.event(run.id, stepRun.id, `step_${outcome}`, { step_id: step.id, dataset_id: result.output.id, records: result.output.rowCount, failed: result.failed, ...(result.summary ? { summary: result.summary } : {}) });
+    } catch (err) {
+      if (controller.signal.aborted) {
+        // Paused or cancelled (the state says which; it was set by whoever stopped us), or shutting down.
+        outcome = controller.signal.reason === 'paused' ? 'paused' : 'cancelled';
+        log(`Stopped: ${String(controller.signal.reason)}`);
+        if (controller.signal.reason === 'shutdown') await this.repo.setStepRunState(stepRun.id, 'queued', ['running']);
+      } else {
+        error = storedError(err);
+        log(`Failed: ${(err as Error)?.message ?? String(err)}`);
+        if (!(err instanceof DomainError || err instanceof ValidationFailed)) this.deps.log.error({ err, stepRunId: stepRun.id }, 'step run failed unexpectedly');
+        if (await this.repo.setStepRunState(stepRun.id, 'failed', ['running'], { error: JSON.stringify(error), ended_at: now() })) {
+          await this.event(run.id, stepRun.id, 'step_failed', { step_id: step.id, error });
+        }
+      }
+    } finally {
+      clearInterval(watch);
+      this.running.delete(stepRun.id);
+      await files.dispose();
+      const cpu = process.cpuUsage(cpuBefore);
+      await this.repo.endComputeJob(computeJobId, {
+        state: outcome,
+        cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+        peak_rss_bytes: Math.max(peakRss, process.memoryUsage.rss()),
+        log_lines: JSON.stringify(logLines),
+        log_dropped: logDropped,
+        error: error ? JSON.stringify(error) : null,
+      });
+    }
+  }
+
+  /** Stops the step when someone paused or cancelled it (or its run) from any process. */
+  private async watchState(stepRunId: string, runId: string, controller: AbortController): Promise<void> {
+    if (controller.signal.aborted) return;
+    try {
+      const [stepRun, run] = await Promise.all([this.repo.findStepRun(stepRunId), this.repo.findRun(runId)]);
+      if (!stepRun || stepRun.state !== 'running') controller.abort(stepRun?.state ?? 'deleted');
+      else if (!run || run.state !== 'running') controller.abort(run?.state ?? 'deleted');
+    } catch (err) {
+      this.deps.log.warn({ err, stepRunId }, 'could not read a running step run\'s state');
+    }
+  }
+
+  private async runStep(a: {
+    run: WorkflowRunRow;
+    stepRun: StepRunRow;
+    step: RunSnapshot['steps'][number];
+    snapshot: RunSnapshot;
+    inputIds: string[];
+    controller: AbortController;
+    log: (line: string) => void;
+    files: StepUserFiles;
+    onProgress: () => void;
+  }): Promise<{ output: DatasetMetadata; failed: number; done?: number; cached?: boolean; cacheKey: string; summary?: unknown }> {
+    const { run, stepRun, step, snapshot, controller, log, files } = a;
+    const runner = getRunner(step.step_type);
+    if (!runner) throw new DomainError('rejected', 'server.runs.stepNotRunnable', { step: step.name });
+    const inputs = await Promise.all(a.inputIds.map((id) => this.ownedDataset(run.user_id, id)));
+    const vars = await this.variables(run, snapshot);
+    const cacheKey = sha256({ type: step.step_type, version: stepRun.type_version, params: step.param_inputs, vars, inputs: a.inputIds, sample: run.sample_size });
+    const params = step.param_inputs;
+
+    if (runner.kind === 'sql' || CACHEABLE_SOURCES.has(step.step_type)) {
+      const cached = await this.repo.cachedOutput(run.user_id, cacheKey);
+      if (cached) {
+        log(`Reused the output of an equal earlier step run (${cached.stepRunId})`);
+        return { output: await this.ownedDataset(run.user_id, cached.datasetId), failed: 0, cached: true, cacheKey };
+      }
+    }
+
+    const datasetId = uuidFrom(`${stepRun.id}:${stepRun.attempt}`);
+    const name = `${step.name}`.slice(0, 200);
+    let lastProgress = 0;
+    const usage: UsageEvent[] = [];
+    const flushUsage = async () => {
+      const events = usage.splice(0);
+      await this.usage.record(events);
+    };
+    const ctx: RunContext = {
+      ownerId: run.user_id,
+      stepRunId: stepRun.id,
+      signal: controller.signal,
+      vars,
+      sampleSize: run.sample_size,
+      datasets: this.deps.datasets,
+      dataset: async (id) => {
+        const meta = await this.datasetRows.findOwned(run.user_id, id);
+        if (!meta) throw new StepRunFailed(`The dataset ${id} no longer exists among your datasets; choose another in the step's settings`, null);
+        return meta;
+      },
+      files,
+      http: this.deps.http,
+      output: { datasetId, name },
+      usage: ({ kind, quantity, key }) =>
+        usage.push({ userId: run.user_id, kind, quantity, refId: stepRun.id, idempotencyKey: `${stepRun.id}:${kind}:${key}`.slice(0, 500) }),
+      log,
+      progress: ({ done, total }) => {
+        a.onProgress();
+        const at = Date.now();
+        if (at - lastProgress < PROGRESS_EVERY_MS) return;
+        lastProgress = at;
+        void this.repo
+          .setProgress(stepRun.id, { records_done: done, ...(total !== undefined ? { records_total: total } : {}) })
+          .then(() => this.event(run.id, stepRun.id, 'step_progress', { done, total: total ?? null }))
+          .catch((err) => this.deps.log.warn({ err }, 'could not record progress'));
+      },
+    };
+    const expiresAt = run.sample_size ? new Date(Date.now() + SAMPLE_DATASET_TTL_MS).toISOString() : null;
+
+    // A crash after the dataset was written but before the step run said so: use what is there.
+    const existing = await this.datasetRows.findOwned(run.user_id, datasetId);
+    if (existing) return { output: existing, failed: Number(stepRun.records_failed), cacheKey };
+
+    log(`Running ${step.step_type} on ${inputs.map((i) => `${i.rowCount} record(s)`).join(' and ') || 'no input'}`);
+    let output: DatasetMetadata;
+    let failed = 0;
+    let summary: unknown;
+    const registered = (meta: DatasetMetadata) => this.registerDataset(meta, expiresAt);
+    // What a snapshot written by this try is, should it have to be read back (writeOnce).
+    const stored = { ownerId: run.user_id, datasetId, name, stepRunId: stepRun.id, parentIds: inputs.map((i) => i.id) };
+    switch (runner.kind) {
+      case 'sql':
+        output = await registered(await this.writeOnce(stored, () => runSqlStep(this.deps.datasets, { runner, inputs, params, vars, ownerId: run.user_id, name, stepRunId: stepRun.id, datasetId })));
+        break;
+      case 'source':
+        checkColumns(runner, inputs, params, vars);
+        output = await registered(await this.writeOnce(stored, () => runner.run(ctx, params)));
+        break;
+      case 'sink': {
+        checkColumns(runner, inputs, params, vars);
+        const result = await runner.run(ctx, inputs, params);
+        summary = { ...(result.summary ?? {}), ...(result.files ? { files: result.files.map((f) => ({ id: f.id, name: f.name })) } : {}) };
+        for (const f of result.files ?? []) log(`Saved ${f.name} (${f.size} bytes)`);
+        output = inputs[0];
+        break;
+      }
+      case 'per-record': {
+        checkColumns(runner, inputs, params, vars);
+        // Like the other kinds, a crash between storing the combined dataset and registering it
+        // leaves a snapshot that cannot be written again: the next try takes it as it is.
+        output = await registered(
+          await this.writeOnce(stored, async () => {
+            const result = await this.batches.run({ ctx, runner, input: inputs[0], params, stepRunId: stepRun.id, workDir: files.scratchDir, flushUsage });
+            return result.output;
+          }),
+        );
+        failed = (await this.repo.batchesOf(stepRun.id)).reduce((sum, b) => sum + Number(b.records_failed), 0);
+        // The parts are kept while some records failed: "retry failed records" redoes only those
+        // and takes the other records' results from their parts.
+        if (!failed) await this.deps.storage.deletePrefix(partsPrefix(run.user_id, stepRun.id)).catch((err) => this.deps.log.warn({ err }, 'could not delete batch parts'));
+        break;
+      }
+    }
+    await flushUsage();
+    log(`Done: ${output.rowCount} record(s)${failed ? `, ${failed} failed` : ''}`);
+    return { output, failed, cacheKey, summary, done: runner.kind === 'per-record' ? inputs[0].rowCount : output.rowCount };
+  }
+
+  /**
+   * A retried write finds the snapshot already stored (a crash before it was registered): read it
+   * back, with the name and lineage the first write gave it.
+   */
+  private async writeOnce(
+    stored: { ownerId: string; datasetId: string; name: string; stepRunId: string; parentIds: string[] },
+    write: () => Promise<DatasetMetadata>,
+  ): Promise<DatasetMetadata> {
+    try {
+      return await write();
+    } catch (err) {
+      if (!(err instanceof DatasetAlreadyStored)) throw err;
+      const { ownerId, datasetId, name, stepRunId, parentIds } = stored;
+      const storageKey = datasetKey(ownerId, datasetId);
+      const description = await this.deps.datasets.describe({ storageKey });
+      return { id: datasetId, ownerId, name, storageKey, columns: description.columns, rowCount: description.rowCount, bytes: description.bytes, stepRunId, parentIds, createdAt: now() };
+    }
+  }
+
+  private async registerDataset(meta: DatasetMetadata, expiresAt: string | null): Promise<DatasetMetadata> {
+    try {
+      await this.datasetRows.registerDataset(meta, { expiresAt });
+    } catch (err) {
+      // Two workers finished the same attempt (a job taken over from a worker that was only slow):
+      // the same id names the same records, so the first registration stands.
+      if (!isUniqueViolation(err) || !(await this.datasetRows.findOwned(meta.ownerId, meta.id))) throw err;
+    }
+    return meta;
+  }
+
+  private async ownedDataset(userId: string, id: string): Promise<DatasetMetadata> {
+    const meta = await this.datasetRows.findOwned(userId, id);
+    if (!meta) throw new DomainError('rejected', 'server.runs.inputGone');
+    return meta;
+  }
+
+  /** The run's variables: values frozen at the start, secrets opened now (they are never stored in a run). */
+  private async variables(run: WorkflowRunRow, snapshot: RunSnapshot): Promise<Vars> {
+    const vars: Record<string, unknown> = {};
+    for (const v of snapshot.variables) vars[v.name] = v.value;
+    const secrets = snapshot.variables.filter((v) => v.type === 'secret').map((v) => v.name);
+    if (secrets.length) {
+      const rows = await this.deps.db.selectFrom('workflow_variables').select(['name', 'value']).where('workflow_id', '=', run.workflow_id).where('name', 'in', secrets).execute();
+      for (const row of rows) if (row.value !== null) vars[row.name] = this.deps.secrets.open(row.value);
+    }
+    return vars;
+  }
+
+  private async event(runId: string, stepRunId: string | null, type: string, payload: unknown): Promise<void> {
+    await this.repo.appendEvent(runId, stepRunId, type, payload);
+    this.deps.events.notify(runId);
+  }
+
+  /** On shutdown: steps running here stop at their next check and go back to the queue. */
+  stopAll(): void {
+    for (const controller of this.running.values()) controller.abort('shutdown');
+  }
+}
+
+/** Checks params against the inputs' columns before anything runs (a missing column is named). */
+function checkColumns(runner: StepRunner, inputs: DatasetMetadata[], params: ParamValues, vars: Vars): void {
+  runner.outputColumns(
+    inputs.map((i) => i.columns),
+    params,
+    vars,
+  );
+}
+
+/** Steps reading from `stepId`, directly or not, within a run. */
+function downstreamOf(snapshot: RunSnapshot, stepId: string): Set<string> {
+  const found = new Set<string>();
+  const stack = [stepId];
+  while (stack.length) {
+    const id = stack.pop()!;
+    for (const s of snapshot.steps) {
+      if (s.inputs.includes(id) && !found.has(s.id)) {
+        found.add(s.id);
+        stack.push(s.id);
+      }
+    }
+  }
+  return found;
+}
+

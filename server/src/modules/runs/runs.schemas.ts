@@ -1,0 +1,124 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Notices, pageFields, StringEnum } from '../../http/common.schemas';
+import { MAX_SAMPLE_SIZE } from './run-engine';
+import { RUN_ACTIONS, RUN_MODES, RUN_STATES, STEP_RUN_ACTIONS } from './run-states';
+
+// Shapes of the Runs, Execution and Compute jobs calls (spec §6; their payloads are not shown there,
+// so these are ours). States, modes and actions are the engine's (run-states.ts).
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const When = Nullable(Type.String({ description: 'ISO 8601' }));
+
+export const IdParams = Type.Object({ id: Id });
+export const ExecuteParams = Type.Object({ workflowId: Id, stepId: Id });
+export const StepRunParams = Type.Object({ stepRunId: Id });
+
+const executeFields = {
+  mode: Type.Optional(
+    StringEnum([...RUN_MODES], {
+      description: 'all: the whole workflow; up_to: this step and every step before it; from: this step and every step after it (earlier steps\' last outputs are read); only: this step on its inputs\' last outputs',
+    }),
+  ),
+  sample_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SAMPLE_SIZE, description: 'A quick preview: sources read only their first N records; its datasets are deleted after a day' })),
+};
+export const ExecuteQuery = Type.Object(executeFields, { additionalProperties: false });
+export type ExecuteQuery = Static<typeof ExecuteQuery>;
+export const ExecuteBody = Type.Union([Type.Object(executeFields, { additionalProperties: false }), Type.Null()], { description: 'The same fields as the query (the query wins); may be empty' });
+
+export const RunStateOut = StringEnum([...RUN_STATES]);
+
+export const RunErrorOut = Type.Object({ message: Type.String({ description: 'In the caller\'s language' }), key: Type.String() });
+
+export const StepRunOut = Type.Object({
+  id: Type.String(),
+  run_id: Type.String(),
+  step_id: Type.String(),
+  step_type: Type.String(),
+  step_name: Type.String(),
+  state: RunStateOut,
+  attempt: Type.Integer(),
+  records_total: Type.Union([Type.Integer(), Type.Null()]),
+  records_done: Type.Integer(),
+  records_failed: Type.Integer(),
+  percent: Type.Union([Type.Number(), Type.Null()], { description: '0–100; null while the total is unknown' }),
+  input_dataset_ids: Type.Array(Type.String()),
+  output_dataset_id: Nullable(Type.String()),
+  error: Type.Union([RunErrorOut, Type.Null()]),
+  created_at: Type.String(),
+  started_at: When,
+  ended_at: When,
+});
+export type StepRunOut = Static<typeof StepRunOut>;
+export const StepRunControlOut = Type.Object({ ...StepRunOut.properties, ...Notices });
+
+export const WorkflowRunSummaryOut = Type.Object({
+  id: Type.String(),
+  workflow_id: Type.String(),
+  workflow_version: Type.Integer(),
+  mode: StringEnum([...RUN_MODES]),
+  target_step_id: Nullable(Type.String()),
+  sample_size: Type.Union([Type.Integer(), Type.Null()]),
+  state: RunStateOut,
+  error: Type.Union([RunErrorOut, Type.Null()]),
+  created_at: Type.String(),
+  started_at: When,
+  ended_at: When,
+});
+export type WorkflowRunSummaryOut = Static<typeof WorkflowRunSummaryOut>;
+
+export const WorkflowRunOut = Type.Object({
+  ...WorkflowRunSummaryOut.properties,
+  step_runs: Type.Array(StepRunOut, { description: 'In the order they run' }),
+  records_done: Type.Integer(),
+  records_total: Type.Union([Type.Integer(), Type.Null()]),
+  percent: Type.Number({ description: 'Share of the run\'s steps finished, 0–100' }),
+  ...Notices,
+});
+export type WorkflowRunOut = Static<typeof WorkflowRunOut>;
+
+export const RunListQuery = Type.Object({ workflow_id: Id, ...pageFields({ size: 20, maxSize: 100 }) }, { additionalProperties: false });
+export type RunListQuery = Static<typeof RunListQuery>;
+export const RunListOut = Type.Object({ items: Type.Array(WorkflowRunSummaryOut), total: Type.Integer(), page: Type.Integer(), page_size: Type.Integer() });
+
+export const RunControlIn = Type.Object({ action: StringEnum([...RUN_ACTIONS]) }, { additionalProperties: false });
+export const StepRunControlIn = Type.Object({ action: StringEnum([...STEP_RUN_ACTIONS]) }, { additionalProperties: false });
+
+export const ProgressOut = Type.Object({
+  step_run_id: Type.String(),
+  state: RunStateOut,
+  records_done: Type.Integer(),
+  records_total: Type.Union([Type.Integer(), Type.Null()]),
+  records_failed: Type.Integer(),
+  percent: Type.Union([Type.Number(), Type.Null()]),
+  rate_per_second: Type.Union([Type.Number(), Type.Null()], { description: 'Records per second since the step started' }),
+  eta_seconds: Type.Union([Type.Number(), Type.Null()], { description: 'At the current rate; null when unknown or finished' }),
+  started_at: When,
+  updated_at: Type.String(),
+  ended_at: When,
+});
+export type ProgressOut = Static<typeof ProgressOut>;
+
+export const EventsQuery = Type.Object({ after: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0, description: 'Only events after this sequence number (Last-Event-ID works too)' }) }, { additionalProperties: false });
+
+export const ComputeJobOut = Type.Object({
+  id: Type.String(),
+  step_run_id: Type.String(),
+  state: RunStateOut,
+  worker: Nullable(Type.String()),
+  attempt: Type.Integer(),
+  queued_at: Type.String(),
+  started_at: When,
+  ended_at: When,
+  cpu_ms: Type.Integer(),
+  peak_rss_bytes: Type.Union([Type.Integer(), Type.Null()]),
+  cost_credits: Type.Number(),
+  log_lines: Type.Array(Type.String()),
+  log_dropped: Type.Integer({ description: 'Older log lines left out' }),
+  error: Type.Union([RunErrorOut, Type.Null()]),
+});
+export type ComputeJobOut = Static<typeof ComputeJobOut>;
+
+export const ComputeDetailsIn = Type.Object({ step_run_ids: Type.Array(Id, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
+export const ComputeStepRunIn = Type.Object({ step_run_id: Id }, { additionalProperties: false });
+export const ComputeJobsOut = Type.Object({ items: Type.Array(ComputeJobOut) });
+export const StepRunComputeOut = Type.Object({ step_run: StepRunOut, items: Type.Array(ComputeJobOut), ...Notices });
