@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { notFound } from '../../lib/errors';
+import { DatasetsRepository } from '../datasets/datasets.repository';
 import { FilesRepository } from '../files/files.repository';
 import { FoldersRepository } from '../files/folders.repository';
 import { StepsService } from '../steps/steps.service';
@@ -51,13 +52,12 @@ export class CloneService {
 
   /** Which of these ids name the user's own files, folders and datasets. */
   private async ownedAmong(userId: string, ids: ReturnType<typeof candidateIds>): Promise<OwnedIds> {
-    const [files, folders] = await Promise.all([
+    const [files, folders, datasets] = await Promise.all([
       new FilesRepository(this.db).findManyOwned(userId, ids.file),
       new FoldersRepository(this.db).findManyOwned(userId, ids.folder),
+      new DatasetsRepository(this.db).ownedIds(userId, ids.dataset),
     ]);
-    // Datasets have no owner on record until the run engine writes them (issue 4/6), so none named
-    // by another account's workflow can be the caller's: each such param is dropped.
-    return { file: new Set(files.map((row) => row.id)), folder: new Set(folders.map((row) => row.id)), dataset: new Set() };
+    return { file: new Set(files.map((row) => row.id)), folder: new Set(folders.map((row) => row.id)), dataset: datasets };
   }
 
   /**

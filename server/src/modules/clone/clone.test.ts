@@ -1,5 +1,6 @@
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { workflowClient } from '../../test/workflow-helpers';
+import { DatasetsService } from '../datasets/datasets.service';
 
 describe('clone', () => {
   let t: TestApp;
@@ -66,10 +67,13 @@ describe("clone: another author's files and datasets", () => {
   let alice: ReturnType<typeof workflowClient>;
   let bob: ReturnType<typeof workflowClient>;
   let aliceAuth: { authorization: string };
+  let aliceId: string;
 
   beforeAll(async () => {
     t = await createTestApp();
-    aliceAuth = (await signedInUser(t.app, { name: 'Alice' })).auth;
+    const signedIn = await signedInUser(t.app, { name: 'Alice' });
+    aliceAuth = signedIn.auth;
+    aliceId = signedIn.user.id as string;
     alice = workflowClient(t.app, aliceAuth);
     bob = workflowClient(t.app, (await signedInUser(t.app, { name: 'Bob' })).auth);
   });
@@ -82,10 +86,17 @@ describe("clone: another author's files and datasets", () => {
     return res.json().items[0].id;
   }
 
-  /** Alice's published workflow naming her file, a dataset, and her file again through a variable. */
+  /** A dataset of Alice's, as a run of hers would have left it. */
+  async function alicesDataset(): Promise<string> {
+    const meta = await t.app.datasets.write({ ownerId: aliceId, name: 'Last run', source: { columns: [{ name: 'amount', type: 'BIGINT' }], batches: [[{ amount: 10 }]] } });
+    await new DatasetsService(t.app.db, t.app.datasets).registerDataset(meta);
+    return meta.id;
+  }
+
+  /** Alice's published workflow naming her file, her dataset, and her file again through a variable. */
   async function alicesPublishedWorkflow() {
     const fileId = await aliceUploads('sales.csv');
-    const datasetId = '7d0c8a3e-2f4b-4c61-9a57-3b1e0d9f6a12';
+    const datasetId = await alicesDataset();
     const wf = await alice.createWorkflow('Sales report');
     await alice.ok('POST', `/workflows/${wf.id}/variables`, { name: 'source', type: 'string', value: fileId });
     const load = await alice.addStep(wf.id, 'import_csv', { name: 'Load sales', param_inputs: { file: fileId, delimiter: 'semicolon' } });
@@ -124,6 +135,14 @@ describe("clone: another author's files and datasets", () => {
     expect(JSON.stringify(history)).not.toContain(fileId);
   });
 
+  it("refuses a step pointed at someone else's dataset, as if it did not exist", async () => {
+    const datasetId = await alicesDataset();
+    const wf = await bob.createWorkflow('Peek');
+    const res = await bob.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'import_dataset', param_inputs: { dataset: datasetId } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ msg: 'There is no such dataset among your datasets.', loc: ['body', 'param_inputs', 'dataset'] }]);
+  });
+
   it('names the params in the reader’s language', async () => {
     const { wf } = await alicesPublishedWorkflow();
     const res = await bob.call('POST', `/workflows/${wf.id}/clone`, undefined, { 'accept-language': 'zh-CN' });
@@ -156,7 +175,7 @@ describe("clone: another author's files and datasets", () => {
 
     const copy = await bob.call('POST', `/workflows/${wf.id}/clone`);
     expect(copy.status).toBe(201);
-    expect(stepNamed(copy.body, 'Invoices in').param_inputs).toEqual({ pattern: '*.pdf', recursive: true, include_content: false });
+    expect(stepNamed(copy.body, 'Invoices in').param_inputs).toEqual({ read: 'files', pattern: '*.pdf', recursive: true, include_content: false });
     expect(copy.body.warnings).toEqual(['"Invoices in" needs settings again: Folder. The original used files or datasets of its author, which stay theirs.']);
     // The author's own copy keeps the folder.
     expect(stepNamed((await alice.call('POST', `/workflows/${wf.id}/clone`)).body, 'Invoices in').param_inputs).toMatchObject({ folder: folderId });

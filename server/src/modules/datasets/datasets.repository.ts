@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DatasetsTable } from '../../db/schema';
 import type { DatasetColumn, DatasetMetadata } from '../../engine/datasets/metadata';
@@ -33,8 +34,45 @@ const toMeta = (row: DatasetsTable, parentIds: string[]): DatasetMetadata => ({
   createdAt: row.created_at,
 });
 
+/** The LIKE pattern of "contains text", case-insensitive, with the text's own %, _ and \\ taken literally. */
+const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface DatasetListQuery {
+  q?: string;
+  /** ISO time: datasets that expired before it are left out. */
+  now: string;
+  limit: number;
+  offset: number;
+}
+
 export class DatasetsRepository {
   constructor(private readonly db: Db) {}
+
+  /**
+   * A page of this owner's datasets that have not expired, newest first, with the workflow and step
+   * that made each (LEFT JOINs: null when made outside a run or once the run is gone), and the total.
+   */
+  async list(userId: string, query: DatasetListQuery) {
+    let base = this.db
+      .selectFrom('datasets as d')
+      .where('d.user_id', '=', userId)
+      .where((eb) => eb.or([eb('d.expires_at', 'is', null), eb('d.expires_at', '>', query.now)]));
+    if (query.q) base = base.where(sql<boolean>`lower(${sql.ref('d.name')}) like ${containsPattern(query.q)} escape '\\'`);
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+      base
+        .leftJoin('step_runs as s', 's.id', 'd.step_run_id')
+        .leftJoin('workflow_runs as r', 'r.id', 's.run_id')
+        .leftJoin('workflows as w', 'w.id', 'r.workflow_id')
+        .select(['d.id', 'd.name', 'd.row_count', 'd.bytes', 'd.created_at', 'd.expires_at', 'r.workflow_id', 'w.name as workflow_name', 's.step_id'])
+        .orderBy('d.created_at', 'desc')
+        .orderBy('d.id', 'desc')
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute(),
+    ]);
+    return { total: Number(count.total), rows };
+  }
 
   /** A dataset of this owner, or undefined (another user's dataset is simply not found). */
   async findOwned(userId: string, id: string): Promise<StoredDataset | undefined> {
@@ -64,6 +102,26 @@ export class DatasetsRepository {
       .select(['s.run_id as runId', 'r.workflow_id as workflowId', 's.step_id as stepId', 's.input_dataset_ids as inputDatasetIds'])
       .where('s.id', '=', stepRunId)
       .executeTakeFirst();
+  }
+
+  /**
+   * Other datasets of this owner made by the same step of the same workflow (any run, any mode),
+   * newest first: what a dataset can be compared with.
+   */
+  siblingsOf(userId: string, origin: { workflowId: string; stepId: string }, exceptId: string, limit: number) {
+    return this.db
+      .selectFrom('datasets as d')
+      .innerJoin('step_runs as s', 's.id', 'd.step_run_id')
+      .innerJoin('workflow_runs as r', 'r.id', 's.run_id')
+      .select(['d.id', 'd.name', 's.run_id', 'd.row_count', 'd.created_at', 'd.expires_at'])
+      .where('d.user_id', '=', userId)
+      .where('r.workflow_id', '=', origin.workflowId)
+      .where('s.step_id', '=', origin.stepId)
+      .where('d.id', '!=', exceptId)
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** Which of these ids are datasets of this owner. */

@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { RECORDS_LIMITS } from '../../engine/datasets/records-query';
+import { COMPARE_LIMITS, COMPARE_SHOW } from '../../engine/datasets/compare-limits';
+import { EXPORT_FORMATS } from '../../engine/datasets/export-formats';
+import { RECORDS_LIMITS } from '../../engine/datasets/records-limits';
 import { Id, Page, pageFields } from '../../http/common.schemas';
 
 // Shapes of the Datasets calls (spec §6). The records query string is designed for a data grid:
@@ -86,3 +88,88 @@ export const RecordsPageOut = Type.Object({
   columns: Type.Array(DatasetColumnOut, { description: 'The answered columns, in order.' }),
 });
 export type RecordsPageOut = Static<typeof RecordsPageOut>;
+
+export const DownloadQuery = Type.Object(
+  {
+    format: Type.Union(
+      EXPORT_FORMATS.map((f) => Type.Literal(f)),
+      { default: 'csv', description: '`csv` (a header row, then every record, `_id` first) or `parquet` (the stored snapshot itself).' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DownloadQuery = Static<typeof DownloadQuery>;
+
+export const CompareQueryIn = Type.Object(
+  {
+    with: Id,
+    key: Type.String({ minLength: 1, maxLength: RECORDS_QUERY_LIMITS.maxColumnName, description: 'The column that matches records across the two datasets: it must exist in both and hold one distinct, non-null value per record in each (else 422).' }),
+    ...pageFields({ size: COMPARE_LIMITS.defaultPageSize, maxSize: COMPARE_LIMITS.maxPageSize }),
+    show: Type.Union(
+      COMPARE_SHOW.map((s) => Type.Literal(s)),
+      { default: 'all', description: 'Which differences the page lists: `added`, `removed`, `changed` records, or `all` of them (ordered by key).' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CompareQueryIn = Static<typeof CompareQueryIn>;
+
+const ColumnTypeChangeOut = Type.Object({ name: Type.String(), before: Type.String(), after: Type.String() });
+const ColumnChangeOut = Type.Object({ column: Type.String(), before: Type.Unknown(), after: Type.Unknown() });
+
+export const CompareOut = Type.Object({
+  schema: Type.Object({
+    added: Type.Array(DatasetColumnOut, { description: 'Columns in this dataset only.' }),
+    removed: Type.Array(DatasetColumnOut, { description: 'Columns in the `with` dataset only.' }),
+    type_changed: Type.Array(ColumnTypeChangeOut),
+  }),
+  counts: Type.Object({ added: Type.Integer(), removed: Type.Integer(), changed: Type.Integer(), unchanged: Type.Integer() }),
+  ...Page(
+    Type.Object({
+      status: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('changed')]),
+      key: Type.Unknown({ description: 'The key column\'s value.' }),
+      changes: Type.Array(ColumnChangeOut, { description: 'Changed records: each differing column (among those in both datasets, `_id` aside), before → after.' }),
+      record: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Added records: the record here; removed ones: the record in `with`.' })),
+    }),
+  ).properties,
+});
+export type CompareOut = Static<typeof CompareOut>;
+
+export const SiblingsOut = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      run_id: Type.String(),
+      row_count: Type.Integer(),
+      created_at: Type.String(),
+      expires_at: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+export type SiblingsOut = Static<typeof SiblingsOut>;
+
+export const DATASET_LIST_LIMITS = { maxQueryLength: 200, defaultPageSize: 20, maxPageSize: 100 } as const;
+
+export const DatasetListQueryIn = Type.Object(
+  {
+    ...pageFields({ size: DATASET_LIST_LIMITS.defaultPageSize, maxSize: DATASET_LIST_LIMITS.maxPageSize }),
+    q: Type.Optional(Type.String({ maxLength: DATASET_LIST_LIMITS.maxQueryLength, description: 'Only datasets whose name contains this text (case-insensitive; `%` and `_` are taken literally).' })),
+  },
+  { additionalProperties: false },
+);
+export type DatasetListQueryIn = Static<typeof DatasetListQueryIn>;
+
+export const DatasetSummaryOut = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  row_count: Type.Integer(),
+  bytes: Type.Integer({ description: 'Size of the compressed Parquet snapshot.' }),
+  created_at: Type.String(),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  workflow_id: Type.Union([Type.String(), Type.Null()], { description: 'The workflow whose run made it; null for datasets made outside a run or once that run was deleted.' }),
+  workflow_name: Type.Union([Type.String(), Type.Null()]),
+  step_id: Type.Union([Type.String(), Type.Null()]),
+});
+export const DatasetListOut = Page(DatasetSummaryOut);
+export type DatasetListOut = Static<typeof DatasetListOut>;

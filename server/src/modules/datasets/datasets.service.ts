@@ -1,8 +1,11 @@
 import type { Db } from '../../db/database';
-import { InvalidRecordsQuery, RECORD_ID, type DatasetMetadata, type Datasets, type JsonRecord, type RecordsQuery } from '../../engine/datasets';
+import { InvalidRecordsQuery, RECORD_ID, type CompareQuery, type DatasetMetadata, type Datasets, type ExportedFile, type ExportFormat, type JsonRecord, type RecordsQuery } from '../../engine/datasets';
 import { notFound } from '../../lib/errors';
 import { DatasetsRepository } from './datasets.repository';
-import type { DatasetOut, RecordsPageOut } from './datasets.schemas';
+import type { CompareOut, DatasetListOut, DatasetOut, RecordsPageOut, SiblingsOut } from './datasets.schemas';
+
+/** Siblings answered at most: a step run many times lists its latest outputs. */
+export const MAX_SIBLINGS = 50;
 
 const notFoundDataset = () => notFound('server.datasets.notFound');
 
@@ -47,6 +50,37 @@ export class DatasetsService {
     const foreign = parentIds.filter((id) => !owned.has(id));
     if (foreign.length) throw new Error(`Dataset ${meta.id}: parents not owned by ${meta.ownerId}: ${foreign.join(', ')}`);
     await this.repo.insert({ ...meta, parentIds }, options.expiresAt ?? null);
+  }
+
+  /** A page of this user's datasets that have not expired, newest first, with the workflow and step that made each. */
+  async list(userId: string, query: { page: number; pageSize: number; q?: string }): Promise<DatasetListOut> {
+    const { total, rows } = await this.repo.list(userId, {
+      q: query.q?.trim() || undefined,
+      now: new Date().toISOString(),
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    });
+    return {
+      items: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        row_count: Number(r.row_count),
+        bytes: Number(r.bytes),
+        created_at: r.created_at,
+        expires_at: r.expires_at,
+        workflow_id: r.workflow_id ?? null,
+        workflow_name: r.workflow_name ?? null,
+        step_id: r.step_id ?? null,
+      })),
+      total,
+      page: query.page,
+      page_size: query.pageSize,
+    };
+  }
+
+  /** The dataset's metadata if this user owns it (the run engine's inputs). */
+  async findOwned(userId: string, id: string): Promise<DatasetMetadata | undefined> {
+    return (await this.repo.findOwned(userId, id))?.meta;
   }
 
   async get(userId: string, id: string, options: { includeLineage: boolean }): Promise<DatasetOut> {
@@ -100,6 +134,46 @@ export class DatasetsService {
   async record(userId: string, id: string, recordId: string): Promise<JsonRecord> {
     const { meta } = await this.owned(userId, id);
     return this.datasets.record(meta, recordId);
+  }
+
+  /**
+   * What changed from the dataset `withId` (before) to this one (after), matched by `query.key`.
+   * Both must be this user's; either missing is the same 404. Problems with the query are
+   * answered under `at`.
+   */
+  async compare(userId: string, id: string, withId: string, query: CompareQuery, at: (string | number)[]): Promise<CompareOut> {
+    const [after, before] = await Promise.all([this.owned(userId, id), this.owned(userId, withId)]);
+    let result;
+    try {
+      result = await this.datasets.compare(before.meta, after.meta, query);
+    } catch (error) {
+      if (error instanceof InvalidRecordsQuery) throw error.at(at);
+      throw error;
+    }
+    return {
+      schema: { added: result.schema.added, removed: result.schema.removed, type_changed: result.schema.typeChanged },
+      counts: result.counts,
+      items: result.items,
+      total: result.total,
+      page: result.page,
+      page_size: result.pageSize,
+    };
+  }
+
+  /** Other outputs of the step that made this dataset, newest first (none for a dataset made outside a run). */
+  async siblings(userId: string, id: string): Promise<SiblingsOut> {
+    const { meta } = await this.owned(userId, id);
+    const origin = meta.stepRunId ? await this.repo.originOf(meta.stepRunId) : undefined;
+    if (!origin) return { items: [] };
+    const rows = await this.repo.siblingsOf(userId, origin, id, MAX_SIBLINGS);
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, run_id: r.run_id, row_count: Number(r.row_count), created_at: r.created_at, expires_at: r.expires_at })) };
+  }
+
+  /** The whole dataset as a file to stream (`file.done()` once sent) and the name to save it under. */
+  async download(userId: string, id: string, format: ExportFormat): Promise<{ file: ExportedFile; fileName: string }> {
+    const { meta } = await this.owned(userId, id);
+    const file = await this.datasets.export(meta, format);
+    return { file, fileName: `${meta.name}.${format}` };
   }
 
   private async owned(userId: string, id: string) {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatasetMetadata } from '../../engine/datasets';
@@ -229,6 +231,57 @@ describe('datasets', () => {
     expect(byName.filters.description ?? JSON.stringify(byName.filters.schema)).toContain('starts_with');
     expect(doc.paths['/api/v1/datasets/{datasetId}'].get.parameters.map((p: { name: string }) => p.name)).toContain('include_lineage');
     expect(doc.paths['/api/v1/datasets/{datasetId}/record/{recordId}'].get).toBeDefined();
+  });
+
+  it('downloads the whole dataset as CSV under its name, and leaves no temporary file', async () => {
+    const res = await get(owner, `/datasets/${products.id}/download?format=csv`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="Products.csv"; filename*=UTF-8''Products.csv`);
+    const lines = res.body.trim().split('\n');
+    expect(lines[0]).toBe('_id,name,price,qty,active,day,note');
+    expect(lines.slice(1).map((line) => line.split(',').slice(1).join(','))).toEqual([
+      'Apple,1.5,10,true,2024-01-01,red fruit',
+      'Banana,0.25,100,true,2024-01-02,',
+      'Cherry,7.0,3,false,2024-01-03,Small',
+      'Date,3.2,0,true,2024-02-01,sweet',
+      'Elderberry,12.0,7,false,2024-02-02,',
+      'Fig,2.0,42,true,2024-03-01,Figure it out',
+    ]);
+    const exportsDir = path.join(t.config.datasets.tempDir, 'datasets');
+    const leftOver = () => fs.promises.readdir(exportsDir).then((names) => names.filter((name) => name.startsWith('export-')));
+    // The file is removed when the stream closes, just after the response has been handed over.
+    for (let tries = 0; tries < 50 && (await leftOver()).length; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await leftOver()).toEqual([]);
+  });
+
+  it('downloads the stored Parquet snapshot itself, named after the dataset', async () => {
+    const res = await get(owner, `/datasets/${cheap.id}/download?format=parquet`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.apache.parquet');
+    expect(res.headers['content-disposition']).toContain('filename="Cheap.parquet"');
+    expect(res.rawPayload.length).toBe(cheap.bytes);
+    expect(res.rawPayload.subarray(0, 4).toString()).toBe('PAR1');
+    const stored = await t.app.datasets.files.open(cheap.storageKey);
+    try {
+      expect(res.rawPayload.equals(await fs.promises.readFile(stored.path))).toBe(true);
+    } finally {
+      stored.release();
+    }
+  });
+
+  it("answers another user's or a missing dataset's download with 404, and an unknown format with 422", async () => {
+    for (const format of ['csv', 'parquet']) {
+      const theirs = await get(stranger, `/datasets/${products.id}/download?format=${format}`);
+      const missing = await get(owner, `/datasets/${randomUUID()}/download?format=${format}`);
+      expect([theirs.statusCode, theirs.json()]).toEqual([404, { detail: 'Dataset not found.' }]);
+      expect([missing.statusCode, missing.json()]).toEqual([404, { detail: 'Dataset not found.' }]);
+    }
+    const bad = await get(owner, `/datasets/${products.id}/download?format=xlsx`);
+    expect([bad.statusCode, bad.json().errors[0].loc]).toEqual([422, ['query', 'format']]);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/datasets/${products.id}/download` })).statusCode).toBe(401);
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    expect(doc.paths['/api/v1/datasets/{datasetId}/download'].get.parameters.map((p: { name: string }) => p.name)).toContain('format');
   });
 
   it('never answers 5xx to garbage in any query parameter', async () => {

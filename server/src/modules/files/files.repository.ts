@@ -127,7 +127,8 @@ export class FilesRepository {
 
 export interface UsageEvent {
   userId: string;
-  kind: 'storage.upload' | 'storage.delete';
+  /** `storage.upload`, `storage.delete`, or a step's work such as `step.http_request.call`. */
+  kind: string;
   quantity: number;
   refId: string;
   /** The same event recorded twice (a retry) counts once. */

@@ -70,6 +70,15 @@ export class FilesService {
   }
 
   /**
+   * Stores a file a step made (an export) as if uploaded: same name rules, free-name suffix, quota
+   * and content sniffing. `folderId` null is the top level.
+   */
+  async storeFile(userId: string, folderId: string | null, name: string, body: Readable): Promise<FileOut> {
+    await this.rules.requireFolder(userId, folderId);
+    return this.uploadOne(userId, folderId, { filename: name, file: body });
+  }
+
+  /**
    * Streams one part to storage through the meter. The name is reserved first (a pending row), so
    * the suffix is decided before the bytes arrive; the row turns ready when they are all stored.
    */

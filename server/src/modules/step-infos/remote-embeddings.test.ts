@@ -77,21 +77,22 @@ describe('step infos: search with a configured embedding model', () => {
       standIn.received.length = 0;
       const res = await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ model: 'openai:test-embed', dimensions: 9, total: 18, computed: 18, unchanged: 0 });
+      expect(res.json()).toEqual({ model: 'openai:test-embed', dimensions: 9, total: 33, computed: 33, unchanged: 0 });
       expect(standIn.received).toHaveLength(1);
       expect(standIn.received[0]).toMatchObject({ authorization: 'Bearer test-key', model: 'test-embed' });
-      expect(standIn.received[0].inputs).toHaveLength(18);
-      expect(standIn.received[0].inputs[6]).toContain('Remove duplicates');
+      expect(standIn.received[0].inputs).toHaveLength(33);
+      expect(standIn.received[0].inputs[9]).toContain('Remove duplicates');
 
       const again = await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth });
-      expect(again.json()).toMatchObject({ computed: 0, unchanged: 18 });
+      expect(again.json()).toMatchObject({ computed: 0, unchanged: 33 });
       expect(standIn.received).toHaveLength(1);
     });
 
     it('ranks by the model\'s vectors, embedding the query with the same model (and remembering it)', async () => {
       standIn.received.length = 0;
       const res = await t.app.inject({ url: `${BASE}/?q=${encodeURIComponent('parquet')}`, headers: auth });
-      expect(res.json()).toMatchObject({ ranking: 'meaning', items: [{ id: 'export_parquet' }] });
+      // import_folder reads Parquet files too (read: records), so its texts name the format.
+      expect(res.json()).toMatchObject({ ranking: 'meaning', items: [{ id: 'export_parquet' }, { id: 'import_folder' }, { id: 'import_file' }] });
       expect(standIn.received).toEqual([{ authorization: 'Bearer test-key', model: 'test-embed', inputs: ['parquet'] }]);
 
       await t.app.inject({ url: `${BASE}/?q=parquet`, headers: auth });

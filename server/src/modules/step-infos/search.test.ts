@@ -24,7 +24,7 @@ describe('step infos: search by meaning', () => {
     expect(res.items[0].id).toBe('deduplicate');
     const ensure = await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth });
     expect(ensure.statusCode).toBe(200);
-    expect(ensure.json()).toEqual({ model: 'local-hash-v1', dimensions: 1024, total: 18, computed: 0, unchanged: 18 });
+    expect(ensure.json()).toEqual({ model: 'local-hash-v1', dimensions: 1024, total: 33, computed: 0, unchanged: 33 });
   });
 
   it.each([
@@ -36,6 +36,8 @@ describe('step infos: search by meaning', () => {
     ['summarize each review with gpt', 'ai_prompt'],
     ['call an API for every record', 'http_request'],
     ['send each record to a webhook', 'http_request'],
+    ['post the results to a webhook', 'webhook'],
+    ['export to excel', 'export_file'],
     ['keep only some rows', 'filter'],
     ['save as csv', 'export_csv'],
     ['sort by date', 'sort'],
@@ -58,7 +60,7 @@ describe('step infos: search by meaning', () => {
     const res = await search('remove duplicate rows');
     const scores = res.items.map((i) => i.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    expect(res.total).toBeLessThan(18);
+    expect(res.total).toBeLessThan(30);
     expect(res.items.map((i) => i.id)).not.toContain('export_parquet');
     const page = await search('remove duplicate rows', '&page_size=1&page=2');
     expect(page.items.map((i) => i.id)).toEqual([res.items[1].id]);
@@ -66,10 +68,10 @@ describe('step infos: search by meaning', () => {
   });
 
   it('combines with category and tag filters', async () => {
-    expect((await search('save as csv', '&category=source')).items.map((i) => i.id)).toEqual(['import_csv']);
+    expect((await search('save as csv', '&category=source')).items.map((i) => i.id)).toEqual(['import_csv', 'import_file', 'import_folder']);
     expect((await search('combine two tables', '&category=output')).items).toEqual([]);
     const tagged = await search('save', '&tag=file');
-    expect(tagged.items.every((i) => ['import_csv', 'import_folder', 'export_csv', 'export_parquet'].includes(i.id))).toBe(true);
+    expect(tagged.items.every((i) => ['import_csv', 'import_file', 'import_folder', 'export_csv', 'export_parquet', 'export_file'].includes(i.id))).toBe(true);
   });
 
   it('an admin\'s new description is embedded again and found', async () => {
@@ -83,6 +85,6 @@ describe('step infos: search by meaning', () => {
     expect(patched.statusCode).toBe(200);
     expect((await search('flamingos')).items[0].id).toBe('limit');
     const ensure = (await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth })).json();
-    expect(ensure).toMatchObject({ computed: 0, unchanged: 18 });
+    expect(ensure).toMatchObject({ computed: 0, unchanged: 33 });
   });
 });

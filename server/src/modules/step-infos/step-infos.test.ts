@@ -79,13 +79,13 @@ describe('step infos', () => {
 
   it('filters by category and by tags (repeated or comma-separated: any of them)', async () => {
     const sources = (await get('/?category=source')).json();
-    expect(sources.items.map((i: { id: string }) => i.id)).toEqual(['import_csv', 'import_folder', 'import_dataset']);
-    expect(sources.total).toBe(3);
+    expect(sources.items.map((i: { id: string }) => i.id)).toEqual(['import_csv', 'import_file', 'import_folder', 'import_dataset', 'table_input', 'import_http_json']);
+    expect(sources.total).toBe(6);
 
     const ids = async (query: string) => (await get(`/?${query}`)).json().items.map((i: { id: string }) => i.id);
-    expect(await ids('tag=csv')).toEqual(['import_csv', 'export_csv']);
-    expect(await ids('tag=csv&tag=parquet')).toEqual(['import_csv', 'export_csv', 'export_parquet']);
-    expect(await ids('tag=csv,parquet')).toEqual(['import_csv', 'export_csv', 'export_parquet']);
+    expect(await ids('tag=csv')).toEqual(['import_csv', 'import_file', 'export_csv']);
+    expect(await ids('tag=csv&tag=parquet')).toEqual(['import_csv', 'import_file', 'export_csv', 'export_parquet']);
+    expect(await ids('tag=csv,parquet')).toEqual(['import_csv', 'import_file', 'export_csv', 'export_parquet']);
     expect(await ids('tag=CSV&category=output')).toEqual(['export_csv']);
     expect(await ids('tag=no-such-tag')).toEqual([]);
   });
@@ -110,7 +110,7 @@ describe('step infos', () => {
     const body = res.json();
     expect(body.total).toBe(5);
     expect(body.items.map((c: { id: string }) => c.id)).toEqual(['source', 'transform', 'combine', 'enrich', 'output']);
-    expect(body.items[0]).toEqual({ id: 'source', name: 'Sources', description: expect.any(String), count: 3 });
+    expect(body.items[0]).toEqual({ id: 'source', name: 'Sources', description: expect.any(String), count: 6 });
     expect(body.items.reduce((n: number, c: { count: number }) => n + c.count, 0)).toBe(stepTypes.length);
   });
 
@@ -127,11 +127,11 @@ describe('step infos', () => {
     const body = (await get('/categorized/')).json();
     expect(body.total).toBe(5);
     expect(body.items.map((c: { id: string; items: unknown[] }) => [c.id, c.items.length])).toEqual([
-      ['source', 3],
-      ['transform', 9],
+      ['source', 6],
+      ['transform', 19],
       ['combine', 2],
       ['enrich', 2],
-      ['output', 2],
+      ['output', 4],
     ]);
     expect(body.items[4].items[0]).toMatchObject({ id: 'export_csv', category: 'output', params: expect.any(Array) });
   });
@@ -213,7 +213,7 @@ describe('step infos', () => {
     it('moves infos to another category; setting the built-in value again clears the override', async () => {
       await patchTag('sample', { category: 'source' });
       const sources = (await get('/categories/source')).json();
-      expect(sources.count).toBe(4);
+      expect(sources.count).toBe(7);
       expect(sources.items.map((i: { id: string }) => i.id)).toContain('limit');
       expect((await get('/?category=transform')).json().items.map((i: { id: string }) => i.id)).not.toContain('limit');
       await patchTag('sample', { category: 'transform' });

@@ -4,6 +4,7 @@ import type { ParamSpec, StepTypeDescription } from '../../engine/step-types/ste
 import { ValidationFailed, type Problem } from '../../lib/errors';
 import { acceptsFile, isReference } from '../../engine/params';
 import type { Db } from '../../db/database';
+import { DatasetsRepository } from '../datasets/datasets.repository';
 import { FilesRepository } from '../files/files.repository';
 import { FoldersRepository } from '../files/folders.repository';
 import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
@@ -52,7 +53,8 @@ export function nextPosition(snapshot: WorkflowSnapshot, after?: StepState): { x
 export const defaultsOf = (type: StepTypeDescription) => defaultParams(type);
 
 /**
- * A `file` param must name one of the caller's own files, a `folder` param one of their folders:
+ * A `file` param must name one of the caller's own files, a `folder` param one of their folders, a
+ * `dataset` param one of their datasets:
  * another user's id is refused exactly like a missing one, so a workflow can never be pointed at
  * someone else's data. A file where a folder belongs (or the other way round) gets its own message,
  * and so does a file of a kind the step cannot read (its `accept`, e.g. a .txt for import_csv).
@@ -63,8 +65,8 @@ export async function checkOwnedParams(db: Db, userId: string, type: StepTypeDes
   const problems: Problem[] = [];
   for (const spec of type.params) {
     const value = values[spec.name];
-    if ((spec.type !== 'file' && spec.type !== 'folder') || typeof value !== 'string' || !value.trim() || isReference(value)) continue;
-    const problem = spec.type === 'file' ? await fileProblem(spec, value) : await folderProblem(value);
+    if ((spec.type !== 'file' && spec.type !== 'folder' && spec.type !== 'dataset') || typeof value !== 'string' || !value.trim() || isReference(value)) continue;
+    const problem = spec.type === 'file' ? await fileProblem(spec, value) : spec.type === 'folder' ? await folderProblem(value) : await datasetProblem(value);
     if (problem) problems.push({ ...problem, loc: ['body', 'param_inputs', spec.name] });
   }
   if (problems.length) throw new ValidationFailed(problems);
@@ -73,6 +75,11 @@ export async function checkOwnedParams(db: Db, userId: string, type: StepTypeDes
     const file = await files.findOwned(userId, id);
     if (file) return acceptsFile(spec, file.name) ? null : { key: 'server.params.fileKind', values: { kinds: spec.accept!.join(', ') } };
     return { key: (await folders.findOwned(userId, id)) ? 'server.params.folderNotFile' : 'server.params.fileNotFound' };
+  }
+
+  async function datasetProblem(id: string): Promise<Omit<Problem, 'loc'> | null> {
+    const owned = await new DatasetsRepository(db).ownedIds(userId, [id]);
+    return owned.has(id) ? null : { key: 'server.params.datasetNotFound' };
   }
 
   async function folderProblem(id: string): Promise<Omit<Problem, 'loc'> | null> {

@@ -19,4 +19,10 @@ export class StepsRepository {
     const row = await this.db.selectFrom('workflow_steps').select('step_type').where('id', '=', stepId).executeTakeFirst();
     return row?.step_type;
   }
+
+  /** The ids of the steps this one reads from, in order. */
+  async inputsOf(stepId: string): Promise<string[]> {
+    const row = await this.db.selectFrom('workflow_steps').select('inputs').where('id', '=', stepId).executeTakeFirst();
+    return row ? (JSON.parse(row.inputs) as string[]) : [];
+  }
 }

@@ -3,12 +3,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Id } from '../../http/common.schemas';
 import { expectedVersion, setVersionTag } from '../../http/versioning';
+import { DatasetsService } from '../datasets/datasets.service';
+import { DatasetOut } from '../datasets/datasets.schemas';
 import { currentUser } from '../../plugins/authentication';
 import { FromTemplateQuery, ParamInputsIn, StepCreateIn, StepListQuery, StepOut, StepUpdateIn, StepWithVersionOut } from './steps.schemas';
 import { StepsService, type StepResult } from './steps.service';
 
 const tags = ['Steps'];
 const IdParams = Type.Object({ id: Id });
+const InputDatasetQuery = Type.Object(
+  {
+    input: Type.Integer({ minimum: 0, maximum: 49, default: 0, description: "Which of the step's inputs (join and union have several)" }),
+    include_lineage: Type.Boolean({ default: false }),
+  },
+  { additionalProperties: false },
+);
 
 /** A step answer: the step, the workflow version it produced (also as ETag). */
 function answer(reply: FastifyReply, { step, workflowVersion }: StepResult, code = 200) {
@@ -20,6 +29,7 @@ const versionOf = (req: FastifyRequest) => expectedVersion(req);
 
 const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const steps = new StepsService(app.db);
+  const datasets = new DatasetsService(app.db, app.datasets);
 
   app.get('/', { schema: { tags, summary: "A workflow's steps", querystring: StepListQuery, response: { 200: Type.Array(StepOut) } } }, async (req) =>
     steps.list(currentUser(req).id, req.query.workflow_id),
@@ -64,8 +74,22 @@ const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => answer(reply, await steps.mergeParams(currentUser(req).id, req.params.id, versionOf(req), req.body.param_inputs)),
   );
 
-  app.get('/:id/input-dataset', { schema: { tags, summary: 'The dataset this step reads (after its inputs have run)', params: IdParams } }, async (req) =>
-    steps.inputDataset(currentUser(req).id, req.params.id),
+  app.get(
+    '/:id/input-dataset',
+    {
+      schema: {
+        tags,
+        summary: 'The dataset this step reads: the newest output of its input step (after that step has run)',
+        params: IdParams,
+        querystring: InputDatasetQuery,
+        response: { 200: DatasetOut },
+      },
+    },
+    async (req) => {
+      const userId = currentUser(req).id;
+      const datasetId = await steps.inputDatasetId(userId, req.params.id, req.query.input);
+      return datasets.get(userId, datasetId, { includeLineage: req.query.include_lineage });
+    },
   );
 };
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
+import { RunsRepository } from '../runs/runs.repository';
 import { getStepType } from '../../engine/step-types';
 import type { Language } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
@@ -116,10 +117,16 @@ export class StepsService {
     });
   }
 
-  /** The dataset a step would read. Datasets arrive with the run engine: until a run made one, there is none. */
-  async inputDataset(userId: string, stepId: string): Promise<never> {
-    await this.workflowOf(userId, stepId);
-    throw notFound('server.steps.noInputDataset');
+  /**
+   * The dataset a step reads from its `input`-th input: the newest output of that input step. None
+   * until that step has run (or when the step has no such input).
+   */
+  async inputDatasetId(userId: string, stepId: string, input: number): Promise<string> {
+    const workflowId = await this.workflowOf(userId, stepId);
+    const from = (await this.steps.inputsOf(stepId))[input];
+    const last = from ? await new RunsRepository(this.db).latestOutputOf(workflowId, from) : undefined;
+    if (!last?.datasetId) throw notFound('server.steps.noInputDataset');
+    return last.datasetId;
   }
 
   async workflowOf(userId: string, stepId: string): Promise<string> {

@@ -7,6 +7,8 @@ import type { VariableState, VariableType, WorkflowSnapshot } from '../workflows
 import { toVariableOut } from '../workflows/workflow-views';
 import { WorkflowsRepository } from '../workflows/workflows.repository';
 import { editorFor } from '../workflows/workflows.service';
+import { stepColumns } from '../runs/step-columns';
+import { RECORD_ID } from '../../engine/datasets';
 import type { VariableCreateIn, VariableOut, VariableUpdateIn } from './variables.schemas';
 
 export interface VariableResult {
@@ -33,7 +35,7 @@ export class VariablesService {
   private readonly editor: ReturnType<typeof editorFor>;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly secrets: SecretBox,
   ) {
     this.workflows = new WorkflowsRepository(db);
@@ -98,18 +100,31 @@ export class VariablesService {
   }
 
   /**
-   * What a step's params may reference: the workflow's variables, and the columns of its inputs.
-   * Columns are known once an input step has produced a dataset, which the run engine brings
-   * (issue 4/6); until then `fields` is empty and a note says why.
+   * What a step's params may reference: the workflow's variables, and the columns of its inputs
+   * with their types (`runs/step-columns.ts`: derived by the input steps' runners, else their last
+   * run's); an input whose columns only a run can tell (a source not yet run) adds a note saying so.
    */
   async variableFields(userId: string, workflowId: string, stepId: string) {
     const snapshot = await this.snapshotOf(userId, workflowId);
     const step = snapshot.steps.find((s) => s.id === stepId);
     if (!step) throw notFound('server.steps.notFound');
+    // Plain values only: a secret never takes part in working out columns.
+    const vars = Object.fromEntries(snapshot.variables.filter((v) => v.type !== 'secret' && v.value !== null).map((v) => [v.name, JSON.parse(v.value!)]));
+    const columns = await stepColumns(this.db, userId, workflowId, snapshot.steps, vars);
+    const fields: { name: string; type: string; reference: string; from_step_id: string }[] = [];
+    const seen = new Set<string>();
+    for (const input of step.inputs) {
+      for (const c of columns.get(input) ?? []) {
+        if (c.name === RECORD_ID || seen.has(c.name)) continue;
+        seen.add(c.name);
+        fields.push({ name: c.name, type: c.type, reference: `{{field.${c.name}}}`, from_step_id: input });
+      }
+    }
+    const unknown = step.inputs.some((i) => !columns.get(i));
     return {
       variables: snapshot.variables.map((v) => ({ name: v.name, type: v.type, reference: `{{var.${v.name}}}` })),
-      fields: [] as { name: string; reference: string; from_step_id: string }[],
-      notes: [step.inputs.length ? 'server.variables.fieldsAfterRun' : 'server.variables.noInputs'],
+      fields,
+      notes: !step.inputs.length ? ['server.variables.noInputs'] : unknown ? ['server.variables.fieldsAfterRun'] : [],
     };
   }
 

@@ -12,6 +12,7 @@ import { WorkflowEditor, type CommitMessage, type EditContext } from './workflow
 import { forHistory } from './workflow-delta';
 import type { WorkflowSnapshot } from './workflow-state';
 import { toSummaryOut, toWorkflowOut, withoutSecrets } from './workflow-views';
+import { RunsRepository } from '../runs/runs.repository';
 import { WorkflowsRepository, type WorkflowRow } from './workflows.repository';
 import type {
   WorkflowCreateIn,
@@ -192,7 +193,8 @@ export class WorkflowsService {
   /** Counts and an estimated cost; the cost notes are in the caller's language. */
   async info(userId: string, id: string, language: Language = 'en'): Promise<WorkflowInfoOut> {
     const row = await this.owned(userId, id);
-    const snapshot = await this.repo.loadSnapshot(row);
+    const runs = new RunsRepository(this.db);
+    const [snapshot, lastRun, outputs] = await Promise.all([this.repo.loadSnapshot(row), runs.lastRun(id), runs.latestOutputsOf(id, userId)]);
     const byCategory: Record<string, number> = {};
     let perRun = 0;
     let perRecord = 0;
@@ -211,8 +213,11 @@ export class WorkflowsService {
       step_count: snapshot.steps.length,
       variable_count: snapshot.variables.length,
       steps_by_category: byCategory,
-      last_run: null,
-      datasets: [],
+      last_run: lastRun ? { id: lastRun.id, status: lastRun.state, started_at: lastRun.created_at } : null,
+      datasets: snapshot.steps.flatMap((s) => {
+        const o = outputs.get(s.id);
+        return o ? [{ id: o.datasetId, step_id: s.id, row_count: o.rowCount }] : [];
+      }),
       estimated_cost: { credits_per_run: perRun, credits_per_record: perRecord, notes: [...notes] },
     };
   }

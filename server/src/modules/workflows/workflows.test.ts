@@ -1,5 +1,6 @@
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { workflowClient } from '../../test/workflow-helpers';
+import { DatasetsService } from '../datasets/datasets.service';
 
 type Auth = { authorization: string };
 
@@ -226,10 +227,13 @@ describe('the gallery copy: versions, updates and the public preview', () => {
   let alice: ReturnType<typeof workflowClient>;
   let bob: ReturnType<typeof workflowClient>;
   let aliceAuth: Auth;
+  let aliceId: string;
 
   beforeAll(async () => {
     t = await createTestApp();
-    aliceAuth = (await signedInUser(t.app, { name: 'Alice Author' })).auth;
+    const signedIn = await signedInUser(t.app, { name: 'Alice Author' });
+    aliceAuth = signedIn.auth;
+    aliceId = signedIn.user.id as string;
     alice = workflowClient(t.app, aliceAuth);
     bob = workflowClient(t.app, (await signedInUser(t.app, { name: 'Bob' })).auth);
   });
@@ -276,7 +280,10 @@ describe('the gallery copy: versions, updates and the public preview', () => {
     const upload = `--b\r\nContent-Disposition: form-data; name="files"; filename="leads.csv"\r\nContent-Type: text/csv\r\n\r\nid\n1\n\r\n--b--\r\n`;
     const uploaded = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...aliceAuth, 'content-type': 'multipart/form-data; boundary=b' }, payload: upload });
     const fileId: string = uploaded.json().items[0].id;
-    const datasetId = '7d0c8a3e-2f4b-4c61-9a57-3b1e0d9f6a12';
+    // A dataset of Alice's own, as a run of hers would have left it (a step may only name its owner's).
+    const dataset = await t.app.datasets.write({ ownerId: aliceId, name: 'Last run', source: { columns: [{ name: 'id', type: 'BIGINT' }], batches: [[{ id: 1 }]] } });
+    await new DatasetsService(t.app.db, t.app.datasets).registerDataset(dataset);
+    const datasetId = dataset.id;
     const wf = await alice.createWorkflow('Enrich leads');
     await alice.ok('PUT', `/workflows/${wf.id}`, { description: 'Calls the CRM', tags: ['crm'] });
     await alice.ok('POST', `/workflows/${wf.id}/variables`, { name: 'crm_token', type: 'secret', value: 'sk-variable-secret' });
