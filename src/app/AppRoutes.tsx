@@ -19,6 +19,7 @@ const ResetPasswordPage = lazyComponent(() => import('../features/auth/ResetPass
 const NotFoundPage = lazyComponent(() => import('../components/NotFoundPage').then((m) => m.NotFoundPage));
 const WorkflowEditorPage = lazyComponent(() => import('../features/workflows/editor/WorkflowEditorPage').then((m) => m.WorkflowEditorPage));
 const GalleryPreviewPage = lazyComponent(() => import('../features/gallery/GalleryPreviewPage').then((m) => m.GalleryPreviewPage));
+const DatasetPage = lazyComponent(() => import('../features/datasets/DatasetPage').then((m) => m.DatasetPage));
 const FolderPage = areas.find((area) => area.id === 'files')!.Page!;
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -72,6 +73,7 @@ function LocalizedRoutes() {
           Page && <Route key={id} path={path.slice(1)} element={isPublic ? <Public Page={Page} /> : <SignedIn Page={Page} />} />,
       )}
       <Route path="workflows/:workflowId" element={<SignedIn Page={WorkflowEditorPage} fluid />} />
+      <Route path="datasets/:datasetId" element={<SignedIn Page={DatasetPage} />} />
       <Route path="files/:folderId" element={<SignedIn Page={FolderPage} />} />
       <Route path="gallery/:workflowId" element={<Public Page={GalleryPreviewPage} />} />
       <Route path="*" element={<Lazy><NotFoundPage /></Lazy>} />

@@ -24,6 +24,11 @@ export const handlers = [
   http.get(api('/users/me'), () => HttpResponse.json(testUser)),
   http.get(api('/users/me/settings'), () => HttpResponse.json(testSettings)),
   http.post(api('/auth/logout'), () => HttpResponse.json({ message: 'Signed out.' })),
+  // Workflows have not been run: the editor's run panel and history are empty.
+  http.get(api('/workflow-runs/'), ({ request }) => {
+    const query = new URL(request.url).searchParams;
+    return HttpResponse.json({ items: [], total: 0, page: Number(query.get('page') ?? 1), page_size: Number(query.get('page_size') ?? 20) });
+  }),
 ];
 
 /** The signed-in account speaks this language: since issue 8 the account's language wins over the URL's. */

@@ -151,6 +151,11 @@ const config = defineConfig({
           emphasized: { value: { _light: '{colors.brand.200}', _dark: '{colors.brand.800}' } },
           focusRing: { value: { _light: '{colors.brand.500}', _dark: '{colors.brand.400}' } },
         },
+        // Chakra's red.500 is 3.8:1 on white, under WCAG AA for the small error texts (a failed
+        // step's message in the run panel, upload errors); red.700 keeps 4.5:1 on bg.error too.
+        fg: {
+          error: { value: { _light: '{colors.red.700}', _dark: '{colors.red.400}' } },
+        },
         // Soft page backgrounds for the auth screens and landing hero.
         canvas: {
           value: { _light: '#f7f7fb', _dark: '#0c0b12' },

@@ -199,7 +199,7 @@ describe('FilesPage', () => {
 
   it('offers "use in a workflow" only for files an import step can read', async () => {
     useFolders({
-      'd-7': { ...reports, folder: { ...reports.folder!, id: 'd-7', name: 'Mixed' }, path: [{ id: 'd-7', name: 'Mixed' }], items: [file('f-20', 'big.bin', 10, 'd-7'), file('f-21', 'Sales.CSV', 10, 'd-7')], folder_count: 0, file_count: 2, total: 2 },
+      'd-7': { ...reports, folder: { ...reports.folder!, id: 'd-7', name: 'Mixed' }, path: [{ id: 'd-7', name: 'Mixed' }], items: [file('f-20', 'big.bin', 10, 'd-7'), file('f-21', 'Sales.CSV', 10, 'd-7'), file('f-22', 'Orders.xlsx', 10, 'd-7')], folder_count: 0, file_count: 3, total: 3 },
     });
     const { user } = renderFiles('/files/d-7');
     const itemsOf = async (name: string) => {
@@ -212,6 +212,7 @@ describe('FilesPage', () => {
     };
     expect(await itemsOf('big.bin')).not.toContain('Use in a workflow');
     expect(await itemsOf('Sales.CSV')).toContain('Use in a workflow');
+    expect(await itemsOf('Orders.xlsx')).toContain('Use in a workflow');
   });
 
   it('creates a folder in the folder being shown', async () => {

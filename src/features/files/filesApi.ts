@@ -33,7 +33,7 @@ const writes = ['Folder', 'File'] as const;
 
 /** For lookups of an id some other record names (a step's file param): gone is an answer, null,
  *  not a failure, so the notices say nothing and the screen says "not found" in its own words. */
-function missingAsNull<T>(result: { data?: unknown; error?: FetchBaseQueryError }): { data: T | null } | { error: FetchBaseQueryError } {
+export function missingAsNull<T>(result: { data?: unknown; error?: FetchBaseQueryError }): { data: T | null } | { error: FetchBaseQueryError } {
   if (result.error) return result.error.status === 404 ? { data: null } : { error: result.error };
   return { data: result.data as T };
 }

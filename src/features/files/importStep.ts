@@ -4,13 +4,15 @@
  * picker offers only such files. `importStepFor` is the catalogue step that reads a stored file, if
  * any: the one rule behind the file manager's "Use in a workflow" (offered only when there is such a
  * step) and the workflows page's "start from this file". It mirrors the server's import steps
- * (server/src/engine/step-types/import-*.ts): import_csv reads one CSV file; import_folder reads
- * folders and import_dataset datasets, not files.
+ * (server/src/engine/step-types/import-*.ts): import_csv reads one CSV file, import_file one CSV,
+ * TSV, JSON, JSON lines, Excel or Parquet file; import_folder reads folders and import_dataset
+ * datasets, not files.
  */
-export type FileImportStep = 'import_csv';
+export type FileImportStep = 'import_csv' | 'import_file';
 
-/** What import_csv's `file` param accepts (its `accept` in the catalogue). */
+/** What import_csv's and import_file's `file` params accept (their `accept` in the catalogue). */
 const CSV_FILES = ['.csv'];
+const DATA_FILES = ['.csv', '.tsv', '.json', '.jsonl', '.ndjson', '.xlsx', '.parquet'];
 
 export function acceptsFile(accept: string[] | undefined, fileName: string): boolean {
   const name = fileName.trim().toLowerCase();
@@ -18,5 +20,7 @@ export function acceptsFile(accept: string[] | undefined, fileName: string): boo
 }
 
 export function importStepFor(fileName: string): FileImportStep | null {
-  return acceptsFile(CSV_FILES, fileName) ? 'import_csv' : null;
+  // A CSV keeps its own step: its delimiter, header and encoding settings are the ones people tune.
+  if (acceptsFile(CSV_FILES, fileName)) return 'import_csv';
+  return acceptsFile(DATA_FILES, fileName) ? 'import_file' : null;
 }

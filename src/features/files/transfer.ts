@@ -150,3 +150,9 @@ export async function downloadFile(fileId: string, name: string): Promise<void> 
   const response = await send('GET', `/files/files/${encodeURIComponent(fileId)}/download?disposition=attachment`, undefined, undefined, { Accept: '*/*' });
   saveBlob(await response.blob(), name);
 }
+
+/** Any API file download (a dataset as CSV), saved under `name`: the same headers as every call. */
+export async function downloadFromApi(path: string, name: string): Promise<void> {
+  const response = await send('GET', path, undefined, undefined, { Accept: '*/*' });
+  saveBlob(await response.blob(), name);
+}

@@ -92,7 +92,6 @@ function StringControl({ param, id, value, onChange, references }: ControlProps)
         maxLength={param.max_length}
         onChange={(e) => onChange(e.target.value)}
         list={columnList.length ? listId : undefined}
-        fontFamily={param.type === 'dataset' ? 'mono' : undefined}
         data-param-type={param.type}
         autoComplete="off"
       />
@@ -217,12 +216,10 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
   );
 }
 
-/** file and folder params are chosen in a picker (PickerControl, pickerSources.tsx). */
+/** file, folder and dataset params are chosen in a picker (PickerControl, pickerSources.tsx). */
 const controls: Record<Exclude<ParamOut['type'], PickedType>, ComponentType<ControlProps>> = {
   string: StringControl,
   column: StringControl,
-  // Datasets arrive with issue 6/8; then they become a picker source too.
-  dataset: StringControl,
   number: NumberControl,
   boolean: () => null,
   enum: EnumControl,

@@ -13,7 +13,7 @@ interface PickerControlProps extends ControlProps {
 }
 
 /**
- * A `file` or `folder` param: the field names what is chosen (and where it is), never its id; a
+ * A `file`, `folder` or `dataset` param: the field names what is chosen (and where it is), never its id; a
  * button opens the source's dialog to choose, and an optional param can be cleared. A workflow
  * variable may stand in for the id ({{var.NAME}}), shown as written.
  */
@@ -34,7 +34,8 @@ export function PickerControl({ type, field, param, id, value, invalid, onChange
   };
   // A reference is shown as written; an id only ever by what it names.
   const shown = reference ? text : chosen ? describe(chosen) : '';
-  const where = chosen?.status === 'found' ? [t('files.myFiles'), ...(chosen.path ?? [])].join(' / ') : null;
+  // Only files and folders have a place to show.
+  const where = chosen?.status === 'found' && chosen.path ? [t('files.myFiles'), ...chosen.path].join(' / ') : null;
   const openOnKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();

@@ -1,21 +1,23 @@
 import { skipToken } from '@reduxjs/toolkit/query';
 import type { ComponentType } from 'react';
 import type { IconType } from 'react-icons';
-import { LuFile, LuFolder } from 'react-icons/lu';
+import { LuDatabase, LuFile, LuFolder } from 'react-icons/lu';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
+import { DatasetPickerDialog } from '../datasets/DatasetPickerDialog';
+import { useLookupDatasetQuery } from '../datasets/datasetsApi';
 import { FilePickerDialog } from '../files/FilePickerDialog';
 import { useLookupFileQuery, useLookupFolderQuery } from '../files/filesApi';
 
 // Params whose value is the id of something the user owns are set by choosing it, never by typing
 // the id. A source says how to name a chosen id and which dialog chooses one; the field itself
-// (PickerControl) is the same for all. Datasets (issue 6/8) become one more source here.
+// (PickerControl) is the same for all.
 
 /** What the field shows for a chosen id. */
 export interface Chosen {
   /** failed: the lookup itself failed (offline, server error); missing: the id names nothing of the user's any more. */
   status: 'loading' | 'found' | 'missing' | 'failed';
   name?: string;
-  /** The folders it sits in, from the top level down. */
+  /** The folders it sits in, from the top level down (files and folders only). */
   path?: string[];
   /** Where the dialog starts browsing ('root' for the top level). */
   startFolderId?: string;
@@ -77,7 +79,15 @@ const folderSource: PickerSource = {
   Dialog: ({ param, chosen, ...rest }) => <FilePickerDialog kind="folder" title={param.label} startFolderId={chosen?.startFolderId ?? 'root'} {...rest} />,
 };
 
-export const pickerSources = { file: fileSource, folder: folderSource } satisfies Partial<Record<ParamOut['type'], PickerSource>>;
+const datasetSource: PickerSource = {
+  icon: LuDatabase,
+  emptyKey: 'params.picker.noDataset',
+  missingKey: 'params.picker.datasetMissing',
+  useChosen: (id) => chosenFrom(id, useLookupDatasetQuery(id ?? skipToken), (dataset) => ({ name: dataset.name })),
+  Dialog: ({ param, chosen: _chosen, ...rest }) => <DatasetPickerDialog title={param.label} {...rest} />,
+};
+
+export const pickerSources = { file: fileSource, folder: folderSource, dataset: datasetSource } satisfies Partial<Record<ParamOut['type'], PickerSource>>;
 export type PickedType = keyof typeof pickerSources;
 
 export const isPickedType = (type: ParamOut['type']): type is PickedType => type in pickerSources;

@@ -152,10 +152,10 @@ describe('starting a workflow from a file', () => {
     });
   });
 
-  it('says plainly when the file cannot be imported yet', async () => {
+  it('says plainly when no step can read the file', async () => {
     server.use(http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })));
     renderApp({ route: '/workflows?file_id=f-2&file_name=photo.png' });
-    expect(await screen.findByText('Workflows can import CSV files so far; this file cannot be read by a step yet.')).toBeInTheDocument();
+    expect(await screen.findByText('Steps read CSV, TSV, JSON, JSON lines, Excel (.xlsx) and Parquet files; this file cannot be read by a step.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New workflow from this file' })).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Flex, HStack, IconButton, Input, Switch, Text, VisuallyHidden } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { LuArrowLeft, LuCopy, LuExternalLink, LuGlobe, LuHistory, LuInfo, LuPencil, LuRefreshCw } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
@@ -17,8 +17,8 @@ import type { VersionedWrite as Write } from '../versioning';
 
 /** The server's limit on a workflow's name (workflows.schemas). */
 
-/** The workflow's name (click to rename), undo/redo, publish and clone. */
-export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; write: Write }) {
+/** The workflow's name (click to rename), run, undo/redo, publish and clone. */
+export function EditorToolbar({ workflow, write, runButton }: { workflow: WorkflowOut; write: Write; runButton?: ReactNode }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const navigate = useNavigate();
@@ -146,6 +146,7 @@ export function EditorToolbar({ workflow, write }: { workflow: WorkflowOut; writ
         )}
       </Box>
       <HStack gap={{ base: '2', md: '3' }} flexShrink="0">
+        {runButton}
         <UndoRedoControls workflowId={workflow.id} canUndo={workflow.can_undo} canRedo={workflow.can_redo} write={write} />
         {/* Turning it on first shows what will be public (on while that is open; Cancel turns it
             back off); turning it off unpublishes at once. */}

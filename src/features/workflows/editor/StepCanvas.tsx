@@ -21,6 +21,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent
 import { LuTrash2, LuWandSparkles } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
+import type { StepRun } from '../../runs/runsApi';
 import { deriveEdges, deriveNodes, type NodeCache, type NodeTypeInfo, type StepFlowNode } from './graph';
 import { useCanvasAriaLabels } from './canvasAriaLabels';
 import { nodeTypes } from './StepNode';
@@ -35,6 +36,8 @@ interface CanvasView {
   selected: ReadonlySet<string>;
   /** Steps with settings typed but not saved (drafts): their cards say so. */
   unsaved?: ReadonlySet<string>;
+  /** Step runs of the run shown, by step id: each node shows its state and records. */
+  stepRuns?: ReadonlyMap<string, StepRun>;
   onSelect: (ids: string[]) => void;
 }
 
@@ -50,6 +53,7 @@ interface EditableCanvas extends CanvasView {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+const NO_RUNS: ReadonlyMap<string, StepRun> = new Map();
 /** The gallery's preview: steps can be picked to read their settings, nothing can be changed. */
 interface ReadOnlyCanvas extends CanvasView {
   readOnly: true;
@@ -102,7 +106,7 @@ const noEdits: Omit<EditableCanvas, keyof CanvasView> = {
  * gallery's preview), nothing can be dragged, connected or deleted.
  */
 export const StepCanvas = memo(function StepCanvas(props: StepCanvasProps) {
-  const { steps, catalogue, selected, unsaved = NONE, onSelect, readOnly = false } = props;
+  const { steps, catalogue, selected, unsaved = NONE, stepRuns = NO_RUNS, onSelect, readOnly = false } = props;
   const { onConnect, onRemoveEdges, onRemoveSteps, onMoved, onDropStep, onTidy } = props.readOnly ? noEdits : props;
   const intl = useIntl();
   // React Flow marks its root "light" or "dark"; Chakra's tokens follow that class, so it must be
@@ -112,7 +116,7 @@ export const StepCanvas = memo(function StepCanvas(props: StepCanvasProps) {
   const { screenToFlowPosition } = useReactFlow();
   const cache = useRef<NodeCache>(new Map());
   const mergedFrom = useRef(new WeakMap<StepFlowNode, StepFlowNode>());
-  const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current, unsaved), [steps, catalogue, selected, unsaved]);
+  const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current, unsaved, stepRuns), [steps, catalogue, selected, unsaved, stepRuns]);
   // Which connections are selected is purely local; deleting one is reported up (onRemoveEdges).
   const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(new Set());
   const edges = useMemo(() => deriveEdges(steps).map((e) => (selectedEdges.has(e.id) ? { ...e, selected: true } : e)), [steps, selectedEdges]);

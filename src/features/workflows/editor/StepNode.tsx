@@ -3,6 +3,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { LuCircleAlert, LuPencilLine, LuUnplug } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
+import { NodeRunBadge } from '../../runs/RunStateBadge';
 import { lookOf } from './categories';
 import type { StepFlowNode } from './graph';
 
@@ -23,7 +24,7 @@ export const StepNode = memo(function StepNode({ data, selected, isConnectable }
       color="fg"
       rounded="xl"
       borderWidth="1px"
-      borderColor={selected ? 'brand.solid' : data.missing.length || data.needsInput ? 'orange.emphasized' : 'border'}
+      borderColor={selected ? 'brand.solid' : data.run?.state === 'failed' ? 'red.emphasized' : data.missing.length || data.needsInput ? 'orange.emphasized' : 'border'}
       shadow={selected ? '0 0 0 3px var(--chakra-colors-brand-muted), var(--chakra-shadows-md)' : 'sm'}
       transition="box-shadow 0.15s, border-color 0.15s"
       data-testid="step-node"
@@ -94,6 +95,7 @@ export const StepNode = memo(function StepNode({ data, selected, isConnectable }
               <VisuallyHidden>{missingText}</VisuallyHidden>
             </Badge>
           )}
+          {data.run && <NodeRunBadge stepRun={data.run} />}
         </Box>
       </Flex>
       <Box h="1" bg="colorPalette.solid" roundedBottom="xl" opacity={0.85} />

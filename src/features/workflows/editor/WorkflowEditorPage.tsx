@@ -9,6 +9,9 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LocaleLink } from '../../../i18n/LocaleLink';
 import { useCloneStepMutation } from '../../clone/cloneApi';
 import { HistoryPanel } from '../../history/HistoryPanel';
+import { RunWorkflowButton, StepRunSection } from '../../runs/RunButtons';
+import { RunPanel } from '../../runs/RunPanel';
+import { useEditorRun } from '../../runs/useLiveRun';
 import { useDeleteStepsMutation } from '../../stepConnections/stepConnectionsApi';
 import { CataloguePanel } from '../../stepInfos/CataloguePanel';
 import { useStepCatalogue } from '../../stepInfos/stepInfosApi';
@@ -48,6 +51,9 @@ export function WorkflowEditorPage() {
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
   const pendingMoves = useRef(new Map<string, XYPosition>());
   const moveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const editorRun = useEditorRun(workflowId);
+  const { pick: pickRun } = editorRun;
+  const onRunStarted = useCallback((run: { id: string }) => pickRun(run.id), [pickRun]);
 
   useEffect(() => {
     if (workflow) document.title = `${workflow.name} · ${intl.formatMessage({ id: 'app.name' })}`;
@@ -249,7 +255,12 @@ export function WorkflowEditorPage() {
 
   return (
     <Flex direction="column" flex="1" h={{ base: 'auto', lg: 'calc(100dvh - 4rem)' }} minH="0">
-      <EditorToolbar key={workflow.id} workflow={workflow} write={write} />
+      <EditorToolbar
+        key={workflow.id}
+        workflow={workflow}
+        write={write}
+        runButton={<RunWorkflowButton workflowId={workflow.id} steps={workflow.steps} busy={editorRun.busy} onStarted={onRunStarted} />}
+      />
       <ShortcutSheet />
       <Flex flex="1" minH="0" direction={{ base: 'column', lg: 'row' }}>
         <Box
@@ -293,43 +304,47 @@ export function WorkflowEditorPage() {
           </Tabs.Root>
         </Box>
 
-        <Box flex={{ base: 'none', lg: '1' }} position="relative" h={{ base: '60vh', lg: 'auto' }} minH="0" bg="canvas" order={{ base: 1, lg: 0 }}>
-          <ReactFlowProvider>
-            <StepCanvas
-              steps={workflow.steps}
-              catalogue={catalogue}
-              selected={selected}
-              unsaved={drafted}
-              onSelect={onSelect}
-              onConnect={onConnect}
-              onRemoveEdges={onRemoveEdges}
-              onRemoveSteps={onRemoveSteps}
-              onMoved={onMoved}
-              onDropStep={addStep}
-              onTidy={onTidy}
-            />
-          </ReactFlowProvider>
-          {workflow.steps.length === 0 && (
-            <Center position="absolute" inset="0" pointerEvents="none">
-              <Stack align="center" gap="2" maxW="xs" textAlign="center" bg="bg.panel/90" p="6" rounded="2xl" borderWidth="1px" borderStyle="dashed">
-                <LuMousePointerClick size="28" aria-hidden />
-                <Text fontWeight="semibold">{t('editor.empty.title')}</Text>
-                <Text textStyle="sm" color="fg.muted">
-                  {t('editor.empty.body')}
-                </Text>
-              </Stack>
-            </Center>
-          )}
-          {multi.length > 1 && (
-            <Flex position="absolute" top="3" left="50%" transform="translateX(-50%)" gap="3" align="center" bg="bg.panel" shadow="md" rounded="full" px="4" py="1.5" borderWidth="1px" zIndex="10">
-              <Text textStyle="sm">{t('editor.selected', { count: multi.length })}</Text>
-              <Button size="xs" colorPalette="red" variant="subtle" rounded="full" onClick={() => onRemoveSteps(multi)}>
-                <LuTrash2 aria-hidden />
-                {t('editor.deleteSelected')}
-              </Button>
-            </Flex>
-          )}
-        </Box>
+        <Flex direction="column" flex={{ base: 'none', lg: '1' }} minW="0" minH="0" order={{ base: 1, lg: 0 }}>
+          <Box flex={{ base: 'none', lg: '1' }} position="relative" h={{ base: '60vh', lg: 'auto' }} minH="0" bg="canvas">
+            <ReactFlowProvider>
+              <StepCanvas
+                steps={workflow.steps}
+                catalogue={catalogue}
+                selected={selected}
+                unsaved={drafted}
+                stepRuns={editorRun.byStep}
+                onSelect={onSelect}
+                onConnect={onConnect}
+                onRemoveEdges={onRemoveEdges}
+                onRemoveSteps={onRemoveSteps}
+                onMoved={onMoved}
+                onDropStep={addStep}
+                onTidy={onTidy}
+              />
+            </ReactFlowProvider>
+            {workflow.steps.length === 0 && (
+              <Center position="absolute" inset="0" pointerEvents="none">
+                <Stack align="center" gap="2" maxW="xs" textAlign="center" bg="bg.panel/90" p="6" rounded="2xl" borderWidth="1px" borderStyle="dashed">
+                  <LuMousePointerClick size="28" aria-hidden />
+                  <Text fontWeight="semibold">{t('editor.empty.title')}</Text>
+                  <Text textStyle="sm" color="fg.muted">
+                    {t('editor.empty.body')}
+                  </Text>
+                </Stack>
+              </Center>
+            )}
+            {multi.length > 1 && (
+              <Flex position="absolute" top="3" left="50%" transform="translateX(-50%)" gap="3" align="center" bg="bg.panel" shadow="md" rounded="full" px="4" py="1.5" borderWidth="1px" zIndex="10">
+                <Text textStyle="sm">{t('editor.selected', { count: multi.length })}</Text>
+                <Button size="xs" colorPalette="red" variant="subtle" rounded="full" onClick={() => onRemoveSteps(multi)}>
+                  <LuTrash2 aria-hidden />
+                  {t('editor.deleteSelected')}
+                </Button>
+              </Flex>
+            )}
+          </Box>
+          <RunPanel editorRun={editorRun} />
+        </Flex>
 
         {inspected && (
           <Box
@@ -346,6 +361,13 @@ export function WorkflowEditorPage() {
             pt="5"
             aria-label={t('editor.inspector.label')}
           >
+            <StepRunSection
+              workflowId={workflow.id}
+              step={inspected}
+              stepRun={editorRun.byStep.get(inspected.id)}
+              busy={editorRun.busy}
+              onStarted={onRunStarted}
+            />
             <StepInspector
               key={inspected.id}
               workflowId={workflow.id}

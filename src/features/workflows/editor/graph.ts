@@ -1,6 +1,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
+import type { StepRun } from '../../runs/runsApi';
 import { missingRequired } from '../../steps/paramValues';
 
 // The canvas is derived from the server's workflow (kept in RTK Query), never stored twice. Node
@@ -18,6 +19,8 @@ export interface StepNodeData extends Record<string, unknown> {
   needsInput: boolean;
   /** Settings were typed and not saved yet (a draft, steps/stepDrafts.ts). */
   unsaved: boolean;
+  /** The step's run in the run shown (the newest, or one picked in the history), if it took part. */
+  run?: StepRun;
 }
 
 export type StepFlowNode = Node<StepNodeData, 'step'>;
@@ -29,7 +32,9 @@ function missingParams(step: StepOut, info: NodeTypeInfo | undefined): string[] 
   return info ? missingRequired(info.params, step.param_inputs).map((p) => p.label) : [];
 }
 
-export type NodeCache = Map<string, { step: StepOut; info: NodeTypeInfo | undefined; selected: boolean; unsaved: boolean; node: StepFlowNode }>;
+export type NodeCache = Map<string, { step: StepOut; info: NodeTypeInfo | undefined; selected: boolean; unsaved: boolean; run: StepRun | undefined; node: StepFlowNode }>;
+
+const NO_RUNS: ReadonlyMap<string, StepRun> = new Map();
 
 export function deriveNodes(
   steps: StepOut[],
@@ -37,6 +42,7 @@ export function deriveNodes(
   selected: ReadonlySet<string>,
   cache: NodeCache,
   unsaved: ReadonlySet<string>,
+  runs: ReadonlyMap<string, StepRun> = NO_RUNS,
 ): StepFlowNode[] {
   const seen = new Set<string>();
   const nodes = steps.map((step) => {
@@ -44,8 +50,9 @@ export function deriveNodes(
     const info = catalogue?.get(step.step_type);
     const isSelected = selected.has(step.id);
     const isUnsaved = unsaved.has(step.id);
+    const run = runs.get(step.id);
     const hit = cache.get(step.id);
-    if (hit && hit.step === step && hit.info === info && hit.selected === isSelected && hit.unsaved === isUnsaved) return hit.node;
+    if (hit && hit.step === step && hit.info === info && hit.selected === isSelected && hit.unsaved === isUnsaved && hit.run === run) return hit.node;
     const node: StepFlowNode = {
       id: step.id,
       type: 'step',
@@ -59,9 +66,10 @@ export function deriveNodes(
         acceptsInputs: info ? info.inputs.max !== 0 : true,
         needsInput: !!info && info.inputs.min >= 1 && step.inputs.length === 0,
         unsaved: isUnsaved,
+        ...(run ? { run } : {}),
       },
     };
-    cache.set(step.id, { step, info, selected: isSelected, unsaved: isUnsaved, node });
+    cache.set(step.id, { step, info, selected: isSelected, unsaved: isUnsaved, run, node });
     return node;
   });
   for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);

@@ -1,0 +1,328 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
+import { accountIn, api } from '../../test/handlers';
+import { renderApp } from '../../test/renderWithProviders';
+import { server } from '../../test/server';
+import { info, workflowWith } from '../workflows/editor/editorFixtures';
+import { runOf, stepRunOf, summaryOf } from './runFixtures';
+import type { WorkflowRun } from './runsApi';
+
+// Issue 9, the run screens in the editor: starting runs, each node's state in the run shown, the
+// run panel (progress, controls, logs, compute details, history), in English and Chinese.
+
+const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load leads', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
+const keep: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Keep big ones', param_inputs: {}, inputs: ['s-1'], position: { x: 0, y: 140 } };
+const catalogue = [info('import_csv', 'Import CSV', 'source', 0, 0), info('filter', 'Filter rows', 'transform', 1, 1)];
+
+const encoder = new TextEncoder();
+/** An event stream answering these events; open ones stay open (as while a run goes on). */
+function eventStream(events: { id: number; type: string; data: object }[], { close = true } = {}) {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode('retry: 20\n\n'));
+      for (const e of events) controller.enqueue(encoder.encode(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify({ type: e.type, ...e.data })}\n\n`));
+      if (close) controller.close();
+    },
+  });
+  return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+/** The editor's world: workflow w-1 with two steps, these runs in its history (newest first). */
+function serve(history: WorkflowRun[]) {
+  localStorage.setItem('accessToken', 'good');
+  server.use(
+    http.get(api('/workflows/w-1'), () => HttpResponse.json(workflowWith([load, keep]))),
+    http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: catalogue, total: 2, page: 1, page_size: 200, ranking: 'text' })),
+    http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
+    http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
+    http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ items: [] })),
+    http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
+    http.get(api('/workflow-runs/'), () => HttpResponse.json({ items: history.map(summaryOf), total: history.length, page: 1, page_size: 20 })),
+    http.get(api('/workflow-runs/:id'), ({ params }) => {
+      const run = history.find((r) => r.id === params.id);
+      return run ? HttpResponse.json(run) : HttpResponse.json({ detail: 'Run not found.' }, { status: 404 });
+    }),
+    http.get(api('/workflow-runs/:id/events'), () => eventStream([])),
+    http.get(api('/step-runs/:id/progress'), ({ params }) => {
+      const s = history.flatMap((r) => r.step_runs).find((x) => x.id === params.id)!;
+      return HttpResponse.json({ step_run_id: s.id, state: s.state, records_done: s.records_done, records_total: s.records_total, records_failed: s.records_failed, percent: s.percent, rate_per_second: null, eta_seconds: null, started_at: null, updated_at: s.created_at, ended_at: null });
+    }),
+  );
+}
+
+const node = (name: string) => screen.getAllByTestId('step-node').find((n) => n.getAttribute('aria-label') === name)!;
+const nodeState = (name: string) => within(node(name)).getByTestId('step-run-state');
+const selectStep = async (name: string) => {
+  await screen.findAllByTestId('step-node', {}, { timeout: 5000 });
+  fireEvent.click(within(node(name)).getByText(name));
+};
+
+describe('starting a run', () => {
+  it('runs the whole workflow from the toolbar, and up to / only / from a step or a preview of 100 records from the inspector', async () => {
+    serve([]);
+    const sent: string[] = [];
+    server.use(
+      http.post(api('/workflow-execution/w-1/steps/:stepId/execute'), ({ params, request }) => {
+        const query = new URL(request.url).searchParams;
+        sent.push(`${params.stepId as string} ${query.get('mode')} ${query.get('sample_size') ?? '-'}`);
+        const run = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 3, records_total: 3, percent: 100 })], { id: `r-${sent.length}`, state: 'succeeded' });
+        return HttpResponse.json({ ...run, message: 'Run started.' }, { status: 202 });
+      }),
+    );
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    await user.click(await screen.findByRole('button', { name: 'Run workflow' }));
+    // The last step (nothing reads from it) is the target; the server's message is shown.
+    await waitFor(() => expect(sent).toEqual(['s-2 all -']));
+    expect(await screen.findByText('Run started.')).toBeInTheDocument();
+    expect(within(node('Load leads')).getByTestId('step-run-state')).toHaveTextContent('Succeeded · 3 of 3 records');
+
+    await selectStep('Keep big ones');
+    const inspector = await screen.findByRole('complementary', { name: 'Step settings' });
+    for (const name of ['Run up to here', 'Run this step', 'Run from here', 'Preview on 100 records']) {
+      await user.click(within(inspector).getByRole('button', { name }));
+    }
+    await waitFor(() => expect(sent).toEqual(['s-2 all -', 's-2 up_to -', 's-2 only -', 's-2 from -', 's-2 up_to 100']));
+  });
+
+  it('is not possible while a run of the workflow is open, and says why', async () => {
+    serve([runOf([stepRunOf('s-1', 'Load leads', { state: 'running' })])]);
+    renderApp({ route: '/workflows/w-1' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Run workflow' })).toBeDisabled());
+    expect(screen.getByRole('button', { name: 'Run workflow' })).toHaveAttribute('title', 'A run of this workflow is in progress: wait for it to finish, or cancel it.');
+    await selectStep('Load leads');
+    const inspector = await screen.findByRole('complementary', { name: 'Step settings' });
+    expect(within(inspector).getByRole('button', { name: 'Run this step' })).toBeDisabled();
+    expect(within(inspector).getByTestId('run-busy')).toHaveTextContent('A run of this workflow is in progress');
+  });
+});
+
+describe('the canvas during a run', () => {
+  it('shows each step’s state and records, and follows the run’s events', async () => {
+    const running = runOf([
+      stepRunOf('s-1', 'Load leads', { state: 'running', records_done: 10, records_total: 100, percent: 10 }),
+      stepRunOf('s-2', 'Keep big ones'),
+    ]);
+    serve([running]);
+    server.use(http.get(api('/workflow-runs/r-1/events'), () => eventStream([{ id: 1, type: 'step_progress', data: { step_run_id: 'sr-s-1', done: 80, total: 100 } }], { close: false })));
+    renderApp({ route: '/workflows/w-1' });
+    await waitFor(() => expect(nodeState('Keep big ones')).toHaveTextContent('Queued'));
+    // The progress event moves the ring and the count without reading the run again.
+    await waitFor(() => expect(nodeState('Load leads')).toHaveTextContent('Running 80% · 80 of 100 records'));
+    expect(nodeState('Load leads')).toHaveAttribute('data-state', 'running');
+  });
+
+  it('marks a failed step with its error, once the run’s events say it ended', async () => {
+    let ended = false;
+    const running = runOf([stepRunOf('s-1', 'Load leads', { state: 'running' }), stepRunOf('s-2', 'Keep big ones')]);
+    const failed = runOf(
+      [
+        stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 5, records_total: 5, percent: 100 }),
+        stepRunOf('s-2', 'Keep big ones', { state: 'failed', error: { message: 'Column “amount” does not exist.', key: 'x' } }),
+      ],
+      { state: 'failed' },
+    );
+    serve([running]);
+    server.use(
+      http.get(api('/workflow-runs/r-1'), () => HttpResponse.json(ended ? failed : running)),
+      http.get(api('/workflow-runs/r-1/events'), () => {
+        ended = true;
+        return eventStream([
+          { id: 1, type: 'step_succeeded', data: { step_run_id: 'sr-s-1' } },
+          { id: 2, type: 'step_failed', data: { step_run_id: 'sr-s-2' } },
+          { id: 3, type: 'run_failed', data: {} },
+        ]);
+      }),
+    );
+    renderApp({ route: '/workflows/w-1' });
+    await waitFor(() => expect(nodeState('Keep big ones')).toHaveAttribute('data-state', 'failed'));
+    expect(nodeState('Keep big ones')).toHaveAttribute('title', expect.stringContaining('Column “amount” does not exist.'));
+    expect(nodeState('Load leads')).toHaveTextContent('Succeeded · 5 of 5 records');
+    await selectStep('Keep big ones');
+    const inspector = await screen.findByRole('complementary', { name: 'Step settings' });
+    expect(within(inspector).getByText('Column “amount” does not exist.')).toBeInTheDocument();
+  });
+
+  it('reads the run every second when its event stream cannot be read', async () => {
+    let reads = 0;
+    const running = runOf([stepRunOf('s-1', 'Load leads', { state: 'running', records_total: 10, percent: 0 })]);
+    const done = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 10, records_total: 10, percent: 100 })], { state: 'succeeded' });
+    serve([running]);
+    server.use(
+      http.get(api('/workflow-runs/r-1/events'), () => HttpResponse.json({ detail: 'Not here.' }, { status: 502 })),
+      http.get(api('/workflow-runs/r-1'), () => HttpResponse.json(++reads >= 3 ? done : running)),
+    );
+    renderApp({ route: '/workflows/w-1' });
+    await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'succeeded'), { timeout: 15000 });
+    expect(reads).toBeGreaterThanOrEqual(3);
+  }, 20000);
+});
+
+describe('the run panel', () => {
+  it('shows the run’s and each step’s progress with rate and ETA, and pauses the run', async () => {
+    const run = runOf([
+      stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 200, records_total: 200, percent: 100, output_dataset_id: 'ds-9' }),
+      stepRunOf('s-2', 'Keep big ones', { state: 'running', records_done: 50, records_total: 200, percent: 25 }),
+    ]);
+    serve([run]);
+    const actions: string[] = [];
+    let current = run;
+    server.use(
+      http.get(api('/workflow-runs/r-1'), () => HttpResponse.json(current)),
+      http.get(api('/workflow-runs/r-1/events'), () => eventStream([], { close: false })),
+      http.get(api('/step-runs/sr-s-2/progress'), () =>
+        HttpResponse.json({ step_run_id: 'sr-s-2', state: 'running', records_done: 50, records_total: 200, records_failed: 0, percent: 25, rate_per_second: 12.5, eta_seconds: 150, started_at: null, updated_at: '2026-11-20T10:00:00.000Z', ended_at: null }),
+      ),
+      http.post(api('/workflow-runs/r-1/control'), async ({ request }) => {
+        const { action } = (await request.json()) as { action: string };
+        actions.push(action);
+        current = { ...run, state: 'paused' };
+        return HttpResponse.json({ ...current, message: 'Paused.' });
+      }),
+    );
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    const panel = await screen.findByRole('region', { name: 'Run' });
+    await waitFor(() => expect(within(panel).getByTestId('run-state')).toHaveTextContent('Running'));
+    expect(within(panel).getByTestId('run-steps-done')).toHaveTextContent('1 of 2 steps finished');
+    const second = within(panel).getByRole('group', { name: 'Keep big ones' });
+    expect(within(second).getByRole('progressbar', { name: 'Progress of “Keep big ones”' })).toHaveAttribute('aria-valuenow', '25');
+    expect(within(second).getByTestId('step-run-records')).toHaveTextContent('50 of 200 records');
+    expect(await within(second).findByTestId('step-run-speed')).toHaveTextContent('12.5 records/s · about 3 min left');
+    const first = within(panel).getByRole('group', { name: 'Load leads' });
+    expect(within(first).getByRole('link', { name: 'Output dataset' })).toHaveAttribute('href', '/datasets/ds-9');
+
+    const controls = within(panel).getByRole('group', { name: 'Run controls' });
+    await user.click(within(controls).getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(actions).toEqual(['pause']));
+    expect(await screen.findByText('Paused.')).toBeInTheDocument();
+    await waitFor(() => expect(within(panel).getByTestId('run-state')).toHaveTextContent('Paused'));
+    expect(within(controls).getByRole('button', { name: 'Resume' })).toBeInTheDocument();
+  });
+
+  it('retries a step’s failed records, and shows its log and compute details', async () => {
+    const run = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 98, records_total: 100, records_failed: 2, percent: 100 })], { state: 'succeeded' });
+    serve([run]);
+    const sent: { id: string; action: string }[] = [];
+    server.use(
+      http.post(api('/step-runs/:id/control'), async ({ params, request }) => {
+        sent.push({ id: params.id as string, action: ((await request.json()) as { action: string }).action });
+        return HttpResponse.json({ ...run.step_runs[0], state: 'queued', message: 'Retrying the failed records.' });
+      }),
+      http.get(api('/compute-jobs/step-runs/sr-s-1/details'), () =>
+        HttpResponse.json({
+          step_run: run.step_runs[0],
+          items: [
+            {
+              id: 'cj-1', step_run_id: 'sr-s-1', state: 'succeeded', worker: 'worker-a:4242', attempt: 1, queued_at: '2026-11-20T10:00:00.000Z', started_at: null, ended_at: null,
+              cpu_ms: 1500, peak_rss_bytes: 52428800, cost_credits: 0, log_lines: ['read 100 rows', 'row 7: timeout'], log_dropped: 3, error: null,
+            },
+          ],
+        }),
+      ),
+    );
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    const row = await screen.findByRole('group', { name: 'Load leads' });
+    expect(within(row).getByTestId('step-run-records')).toHaveTextContent('98 of 100 records · 2 failed');
+    await user.click(within(row).getByRole('button', { name: 'Retry failed records' }));
+    await waitFor(() => expect(sent).toEqual([{ id: 'sr-s-1', action: 'retry_failed_records' }]));
+    expect(await screen.findByText('Retrying the failed records.')).toBeInTheDocument();
+
+    const toggle = within(row).getByRole('button', { name: /Load leads/ });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await user.click(toggle);
+    const details = await within(row).findByTestId('step-run-details');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(await within(details).findByText('Worker: worker-a:4242')).toBeInTheDocument();
+    expect(within(details).getByText('CPU time: 1.5 sec')).toBeInTheDocument();
+    expect(within(details).getByText('Peak memory: 50 MB')).toBeInTheDocument();
+    expect(within(details).getByText('3 earlier lines left out')).toBeInTheDocument();
+    expect(within(details).getByLabelText('Log')).toHaveTextContent('read 100 rows row 7: timeout');
+  });
+
+  it('shows a step that ended before counting its records as stopped, not as working on an unknown number', async () => {
+    const run = runOf(
+      [
+        stepRunOf('s-1', 'Load leads', { state: 'failed', percent: null, records_total: null, error: { message: 'File “leads.csv” is gone.', key: 'x' } }),
+        stepRunOf('s-2', 'Keep big ones', { state: 'skipped', percent: null, records_total: null }),
+      ],
+      { state: 'failed' },
+    );
+    serve([run]);
+    renderApp({ route: '/workflows/w-1' });
+    const rows = await screen.findAllByTestId('step-run-row');
+    for (const [row, name] of [[rows[0], 'Load leads'], [rows[1], 'Keep big ones']] as const) {
+      // An unknown value makes the bar the moving "busy" kind, which says the step still works.
+      expect(within(row).getByRole('progressbar', { name: `Progress of “${name}”` })).toHaveAttribute('aria-valuenow', '0');
+    }
+  });
+
+  it('lists the workflow’s runs; picking an older one shows it on the canvas', async () => {
+    const newer = runOf([stepRunOf('s-1', 'Load leads', { state: 'failed', error: { message: 'File “leads.csv” is gone.', key: 'x' } })], { id: 'r-2', state: 'failed', created_at: '2026-11-20T11:00:00.000Z' });
+    const older = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 4, records_total: 4, percent: 100 })], { id: 'r-1', state: 'succeeded', sample_size: 100, mode: 'up_to' });
+    serve([newer, older]);
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'failed'));
+    const panel = screen.getByRole('region', { name: 'Run' });
+    await user.click(within(panel).getByRole('tab', { name: 'Run history' }));
+    const items = await within(panel).findAllByTestId('run-history-item');
+    expect(items.map((i) => i.textContent)).toEqual([expect.stringContaining('FailedWhole workflow'), expect.stringContaining('SucceededUp to a stepPreview of 100 records')]);
+    expect(items[0]).toHaveAttribute('aria-current', 'true');
+    await user.click(items[1]);
+    await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'succeeded'));
+    expect(within(panel).getAllByTestId('run-history-item')[1]).toHaveAttribute('aria-current', 'true');
+  });
+
+  it('pages through a long history', async () => {
+    const runs = Array.from({ length: 21 }, (_, i) =>
+      runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded' })], { id: `r-${21 - i}`, state: 'succeeded', mode: i === 20 ? 'only' : 'all' }),
+    );
+    serve(runs);
+    const pages: string[] = [];
+    server.use(
+      http.get(api('/workflow-runs/'), ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        pages.push(String(page));
+        return HttpResponse.json({ items: runs.slice((page - 1) * 20, page * 20).map(summaryOf), total: 21, page, page_size: 20 });
+      }),
+    );
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    const panel = await screen.findByRole('region', { name: 'Run' });
+    await user.click(within(panel).getByRole('tab', { name: 'Run history' }));
+    await waitFor(() => expect(within(panel).getAllByTestId('run-history-item')).toHaveLength(20));
+    await user.click(within(panel).getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(within(panel).getAllByTestId('run-history-item')).toHaveLength(1));
+    expect(within(panel).getByTestId('run-history-item')).toHaveTextContent('One step');
+    expect(pages).toContain('2');
+  });
+
+  it('collapses and expands from the keyboard', async () => {
+    serve([]);
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    const hide = await screen.findByRole('button', { name: 'Hide the run panel' });
+    expect(screen.getByRole('region', { name: 'Run' })).toHaveTextContent('No runs yet.');
+    hide.focus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('button', { name: 'Show the run panel' })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('tab', { name: 'Run history' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the run screens in Chinese', () => {
+  it('say everything in Chinese on the Chinese editor', async () => {
+    const run = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 3, records_total: 3, percent: 100 }), stepRunOf('s-2', 'Keep big ones', { state: 'skipped' })], { state: 'failed' });
+    serve([run]);
+    server.use(accountIn('cn'));
+    const { user } = renderApp({ route: '/cn/workflows/w-1' });
+    expect(await screen.findByRole('button', { name: '运行工作流' })).toBeEnabled();
+    await waitFor(() => expect(nodeState('Load leads')).toHaveTextContent('成功 · 3 / 3 条记录'));
+    expect(nodeState('Keep big ones')).toHaveTextContent('已跳过');
+    const panel = screen.getByRole('region', { name: '运行' });
+    expect(within(panel).getByTestId('run-state')).toHaveTextContent('失败');
+    expect(within(within(panel).getByRole('group', { name: '运行控制' })).getByRole('button', { name: '重试' })).toBeInTheDocument();
+    expect(within(panel).getByTestId('run-steps-done')).toHaveTextContent('已完成 2 / 2 个步骤');
+    await selectStep('Load leads');
+    for (const name of ['运行到此步骤', '仅运行此步骤', '从此步骤开始运行', '用 100 条记录预览']) expect(await screen.findByRole('button', { name })).toBeEnabled();
+    await user.click(within(panel).getByRole('tab', { name: '运行历史' }));
+    expect(await within(panel).findByText('整个工作流')).toBeInTheDocument();
+  });
+});

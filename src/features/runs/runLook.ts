@@ -1,0 +1,22 @@
+import type { IconType } from 'react-icons';
+import { LuBan, LuCircleCheck, LuCircleDashed, LuCircleX, LuDatabaseZap, LuLoaderCircle, LuPause, LuSkipForward } from 'react-icons/lu';
+import type { RunState } from './runsApi';
+
+// How a run or step run state looks everywhere (node badges, the run panel): one colour palette
+// (Chakra's "subtle" badge pairs meet WCAG AA in both themes) and one icon per state.
+
+export const RUN_STATE_LOOK: Record<RunState, { palette: string; icon: IconType }> = {
+  queued: { palette: 'gray', icon: LuCircleDashed },
+  running: { palette: 'blue', icon: LuLoaderCircle },
+  paused: { palette: 'yellow', icon: LuPause },
+  succeeded: { palette: 'green', icon: LuCircleCheck },
+  failed: { palette: 'red', icon: LuCircleX },
+  cancelled: { palette: 'orange', icon: LuBan },
+  skipped: { palette: 'gray', icon: LuSkipForward },
+  cached: { palette: 'teal', icon: LuDatabaseZap },
+};
+
+const OPEN: readonly string[] = ['queued', 'running', 'paused'];
+
+/** Work not started or not finished: a run in one of these blocks starting another. */
+export const isOpenState = (state: string | undefined) => !!state && OPEN.includes(state);

@@ -1,0 +1,104 @@
+import type { Static } from '@sinclair/typebox';
+import type {
+  ComputeJobOut,
+  ProgressOut,
+  RunListOut,
+  StepRunComputeOut,
+  StepRunOut,
+  WorkflowRunOut,
+} from '../../../server/src/modules/runs/runs.schemas';
+import type { RunAction, RunMode, RunState, StepRunAction } from '../../../server/src/modules/runs/run-states';
+import { baseApi } from '../../services/baseApi';
+
+// Spec areas "Execution", "Runs" and "Compute jobs": start a run from a step, read a run with its
+// step runs, a workflow's run history, control runs and step runs, and a step run's compute jobs.
+
+export type WorkflowRun = WorkflowRunOut;
+export type StepRun = StepRunOut;
+export type StepRunProgress = ProgressOut;
+export type ComputeJob = ComputeJobOut;
+export type RunList = Static<typeof RunListOut>;
+export type StepRunDetails = Static<typeof StepRunComputeOut>;
+export type { RunAction, RunMode, RunState, StepRunAction };
+
+/** The size of a preview run ("Preview on 100 records"). */
+export const PREVIEW_SAMPLE_SIZE = 100;
+
+export interface ExecuteArgs {
+  workflowId: string;
+  stepId: string;
+  mode: RunMode;
+  sampleSize?: number;
+}
+
+const runTags = (run: { id: string; workflow_id: string } | undefined) =>
+  run ? [{ type: 'WorkflowRun' as const, id: run.id }, { type: 'WorkflowRun' as const, id: `LIST:${run.workflow_id}` }] : [];
+
+export const runsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    executeStep: build.mutation<WorkflowRun, ExecuteArgs>({
+      query: ({ workflowId, stepId, mode, sampleSize }) => ({
+        url: `/workflow-execution/${workflowId}/steps/${stepId}/execute`,
+        method: 'POST',
+        params: { mode, ...(sampleSize ? { sample_size: sampleSize } : {}) },
+        body: {},
+      }),
+      invalidatesTags: (_r, _e, { workflowId }) => [{ type: 'WorkflowRun', id: `LIST:${workflowId}` }],
+      // The new run is put in the cache at once: the canvas and the panel show it without a fetch.
+      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(runsApi.util.upsertQueryData('getRun', data.id, data));
+        } catch {
+          // The notices explain a refused start.
+        }
+      },
+    }),
+    getRun: build.query<WorkflowRun, string>({
+      query: (id) => `/workflow-runs/${id}`,
+      providesTags: (result, _e, id) => [{ type: 'WorkflowRun', id }, ...(result ? result.step_runs.map((s) => ({ type: 'StepRun' as const, id: s.id })) : [])],
+    }),
+    listRuns: build.query<RunList, { workflowId: string; page?: number; pageSize?: number }>({
+      query: ({ workflowId, page = 1, pageSize = 20 }) => ({ url: '/workflow-runs/', params: { workflow_id: workflowId, page, page_size: pageSize } }),
+      providesTags: (_r, _e, { workflowId }) => [{ type: 'WorkflowRun', id: `LIST:${workflowId}` }, { type: 'WorkflowRun', id: 'LIST' }],
+    }),
+    controlRun: build.mutation<WorkflowRun, { runId: string; action: RunAction }>({
+      query: ({ runId, action }) => ({ url: `/workflow-runs/${runId}/control`, method: 'POST', body: { action } }),
+      invalidatesTags: (result) => runTags(result),
+      async onQueryStarted({ runId }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(runsApi.util.upsertQueryData('getRun', runId, data));
+        } catch {
+          // The notices explain a refused action.
+        }
+      },
+    }),
+    controlStepRun: build.mutation<StepRun, { stepRunId: string; runId: string; action: StepRunAction }>({
+      query: ({ stepRunId, action }) => ({ url: `/step-runs/${stepRunId}/control`, method: 'POST', body: { action } }),
+      invalidatesTags: (_r, _e, { runId, stepRunId }) => [
+        { type: 'WorkflowRun', id: runId },
+        { type: 'StepRun', id: stepRunId },
+        { type: 'ComputeJob', id: stepRunId },
+      ],
+    }),
+    getStepRunProgress: build.query<StepRunProgress, string>({
+      query: (id) => `/step-runs/${id}/progress`,
+      providesTags: (_r, _e, id) => [{ type: 'StepRun', id }],
+    }),
+    getStepRunDetails: build.query<StepRunDetails, string>({
+      query: (id) => `/compute-jobs/step-runs/${id}/details`,
+      providesTags: (_r, _e, id) => [{ type: 'ComputeJob', id }, { type: 'StepRun', id }],
+    }),
+  }),
+});
+
+export const {
+  useExecuteStepMutation,
+  useGetRunQuery,
+  useListRunsQuery,
+  useControlRunMutation,
+  useControlStepRunMutation,
+  useGetStepRunProgressQuery,
+  useGetStepRunDetailsQuery,
+} = runsApi;

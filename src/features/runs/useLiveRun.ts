@@ -1,0 +1,109 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useAppDispatch } from '../../app/hooks';
+import { isOpenState } from './runLook';
+import { runsApi, useGetRunQuery, useListRunsQuery, type StepRun, type WorkflowRun } from './runsApi';
+import { readEventStream, type ServerSentEvent } from './sse';
+
+/** Refetches caused by a burst of events are merged into one within this time. */
+const REFETCH_DELAY_MS = 150;
+/** How often the run is read when its event stream cannot be. */
+export const POLL_INTERVAL_MS = 1000;
+
+interface RunEventData {
+  type?: string;
+  step_run_id?: string | null;
+  done?: number;
+  total?: number | null;
+}
+
+const percentOf = (done: number, total: number | null) => (total && total > 0 ? Math.min(100, (done / total) * 100) : null);
+
+/**
+ * A run kept current while it is open: its server-sent events patch the cached run (progress) or
+ * refetch it (state changes); if the stream cannot be read, the run is polled every second.
+ */
+export function useLiveRun(runId: string | null): { run: WorkflowRun | undefined; polling: boolean } {
+  const dispatch = useAppDispatch();
+  const [pollingFor, setPollingFor] = useState<string | null>(null);
+  const polling = !!runId && pollingFor === runId;
+  const { data: run, refetch } = useGetRunQuery(runId ?? '', { skip: !runId, pollingInterval: polling ? POLL_INTERVAL_MS : 0, skipPollingIfUnfocused: false });
+  const shown = run && run.id === runId ? run : undefined;
+  const open = isOpenState(shown?.state);
+  const openRef = useRef(open);
+  openRef.current = open;
+  const refetchRef = useRef(refetch);
+  refetchRef.current = refetch;
+
+  // A run seen ending (by its events or by polling): the history's copy of its state is stale.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !open && shown) dispatch(runsApi.util.invalidateTags([{ type: 'WorkflowRun', id: `LIST:${shown.workflow_id}` }, 'Dataset']));
+    wasOpen.current = open;
+  }, [dispatch, open, shown]);
+
+  useEffect(() => {
+    if (!runId || !open || polling) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refetchSoon = () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (!controller.signal.aborted) void refetchRef.current();
+      }, REFETCH_DELAY_MS);
+    };
+    const onEvent = (event: ServerSentEvent) => {
+      let data: RunEventData = {};
+      try {
+        data = JSON.parse(event.data) as RunEventData;
+      } catch {
+        // An unreadable event still says something changed.
+      }
+      if (event.type === 'step_progress' && data.step_run_id && typeof data.done === 'number') {
+        const { step_run_id: stepRunId, done } = data;
+        dispatch(
+          runsApi.util.updateQueryData('getRun', runId, (draft) => {
+            const stepRun = draft.step_runs.find((s) => s.id === stepRunId);
+            if (!stepRun) return;
+            stepRun.records_done = done;
+            if (data.total !== undefined) stepRun.records_total = data.total;
+            stepRun.percent = percentOf(done, stepRun.records_total);
+            if (stepRun.state === 'queued') stepRun.state = 'running';
+          }),
+        );
+        return;
+      }
+      refetchSoon();
+      // A finished step wrote a dataset: lists of datasets elsewhere are out of date.
+      if (event.type === 'step_succeeded') dispatch(runsApi.util.invalidateTags(['Dataset']));
+    };
+    void readEventStream(`/workflow-runs/${runId}/events?after=0`, controller.signal, {
+      onEvent,
+      onEnd: refetchSoon,
+      onFail: () => setPollingFor(runId),
+      shouldReconnect: () => openRef.current,
+    });
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [dispatch, open, polling, runId]);
+
+  return { run: shown, polling };
+}
+
+/**
+ * The run the editor shows (the one picked in the history, else the newest), its step runs by step,
+ * and whether a run of this workflow is still open (then no other can be started).
+ */
+export function useEditorRun(workflowId: string) {
+  const [picked, setPicked] = useState<string | null>(null);
+  const { data: history } = useListRunsQuery({ workflowId, page: 1 });
+  const runId = picked ?? history?.items[0]?.id ?? null;
+  const { run } = useLiveRun(runId);
+  const byStep = useMemo(() => new Map<string, StepRun>((run?.step_runs ?? []).map((s) => [s.step_id, s])), [run]);
+  const busy = isOpenState(run?.state) || (history?.items ?? []).some((r) => r.id !== run?.id && isOpenState(r.state));
+  return { workflowId, runId, run, byStep, busy, history, pick: setPicked };
+}
+
+export type EditorRun = ReturnType<typeof useEditorRun>;
