@@ -6,12 +6,14 @@ import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../server/src/db/database';
 import { StepsService } from '../server/src/modules/steps/steps.service';
 import { CodeSandbox, type CodeMode, type JsonRecord } from '../server/src/engine/sandbox';
 import { launchBrowser, chromiumPath } from '../e2e/support/browser';
 import { benchDatasets } from './datasets';
+import { benchRuns } from './runs';
+import { ApiClient } from './api-client';
+import { withPg } from './pg';
 
 /**
  * `npm run bench`. The servers under test run in processes of their own (a bare Fastify route as
@@ -25,7 +27,8 @@ import { benchDatasets } from './datasets';
  * on PostgreSQL), BENCH_PROFILE=1 (the app server writes a --cpu-prof profile to bench/profiles),
  * BENCH_EDITOR=1 (also time the editor in Chromium; needs `npm run build:web`), BENCH_DATASETS=1
  * (also page through a 1M-row dataset; `only`: that alone, see bench/datasets.ts), BENCH_SANDBOX=1
- * (also time the code step's sandbox; `only`: nothing else).
+ * (also time the code step's sandbox; `only`: nothing else), BENCH_RUNS=1 (also time the run engine:
+ * workflows over 100k and 1M rows, small runs, a code step; `only`: that alone, see bench/runs.ts).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
@@ -90,39 +93,7 @@ async function measure(opts: autocannon.Options): Promise<Figures> {
 
 // ---------- HTTP seeding ----------
 
-class Client {
-  constructor(
-    readonly base: string,
-    readonly token: string,
-  ) {}
-
-  static async signUp(base: string, name: string): Promise<Client> {
-    const account = { email: `${name}-${randomBytes(4).toString('hex')}@example.com`, password: `Bench ${randomBytes(12).toString('base64url')}`, name };
-    const signup = await fetch(`${base}/api/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
-    if (!signup.ok) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
-    const login = await fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: account.email, password: account.password }).toString(),
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    return new Client(base, ((await login.json()) as { access_token: string }).access_token);
-  }
-
-  get auth() {
-    return { authorization: `Bearer ${this.token}` };
-  }
-
-  async call<T>(method: string, url: string, body?: object): Promise<T> {
-    const res = await fetch(`${this.base}/api/v1${url}`, {
-      method,
-      headers: { ...this.auth, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
+class Client extends ApiClient {
   /** A 200-step chain, the size the editor must stay responsive at; answers its id and last step. */
   async bigWorkflow(name: string): Promise<{ id: string; lastStep: string }> {
     const workflow = await this.call<{ id: string }>('POST', '/workflows', { name });
@@ -269,16 +240,6 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
   }
 }
 
-async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 // ---------- report ----------
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -382,6 +343,12 @@ async function main() {
   const started = Date.now();
   if (process.env.BENCH_SANDBOX) await benchSandbox();
   if (process.env.BENCH_SANDBOX === 'only') return;
+  const RUNS = process.env.BENCH_RUNS ?? '';
+  if (RUNS === 'only') {
+    console.log(await benchRuns());
+    log(`\nbench took ${Math.round((Date.now() - started) / 1000)} s`);
+    return;
+  }
   if (DATASETS !== 'only') {
     await benchFirstLoad();
     log('bare Fastify baseline');
@@ -397,6 +364,7 @@ async function main() {
     report(bare, results);
   }
   if (DATASETS === '1' || DATASETS === 'only') console.log(`\n${await benchDatasets()}`);
+  if (RUNS === '1') console.log(`\n${await benchRuns()}`);
   log(`\nbench took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 

@@ -87,7 +87,8 @@ describe('workflow builder', () => {
       expect(await page.getByRole('button', { name: 'Redo', exact: true }).isDisabled()).toBe(true);
 
       // Restore the commit that added the filter (#3): two steps, as a new change.
-      await page.getByRole('tab', { name: 'History' }).click();
+      // The side panel's tab (the run panel below the canvas has tabs of its own).
+      await page.locator('aside').first().getByRole('tab', { name: 'History', exact: true }).click();
       await page.getByRole('button', { name: 'Restore version 3' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
       await seeNotice(page, /Restored #3/);
@@ -178,9 +179,9 @@ describe('workflow editor layout and theme', () => {
     ]) {
       await page.setViewportSize(viewport);
       for (const tab of ['Steps', 'History']) {
-        await page.getByRole('tab', { name: tab }).click();
+        await page.locator('aside').first().getByRole('tab', { name: tab, exact: true }).click();
         // The tab's content is on screen (the history is fetched when its tab opens).
-        await (tab === 'Steps' ? page.getByRole('button', { name: 'Add step Import CSV' }) : page.getByRole('list', { name: 'History' }).getByRole('listitem').first()).waitFor();
+        await (tab === 'Steps' ? page.getByRole('button', { name: 'Add step Import CSV' }) : page.getByRole('list', { name: 'History', exact: true }).getByRole('listitem').first()).waitFor();
         const sizes = await page.evaluate(() => {
           const controls = document.querySelector('.react-flow__controls')!.getBoundingClientRect();
           return { scrollHeight: document.scrollingElement!.scrollHeight, innerHeight: window.innerHeight, controlsBottom: controls.bottom, controlsTop: controls.top };
