@@ -58,6 +58,8 @@ export interface Config {
   httpSteps: HttpStepsConfig;
   /** The run engine's job queue. */
   queue: QueueConfig;
+  /** The chat model behind agents and AI steps (any OpenAI-compatible endpoint); see server/src/ai. */
+  llm: LlmConfig;
 }
 
 export interface DatasetsConfig {
@@ -98,6 +100,18 @@ export interface QueueConfig {
   stalledIntervalMs: number;
   /** BullMQ: how many times a job may be retaken from a dead worker before it counts as failed. */
   maxStalledCount: number;
+}
+
+export interface LlmConfig {
+  /** Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
+  baseUrl: string | null;
+  apiKey: string | null;
+  /** The chat model; without it (and without a user's own in settings) agents and AI steps are off. */
+  model: string | null;
+  /** `openai` uses OpenAI's own client (its Responses-era features); anything else the generic one. */
+  provider: 'openai' | 'openai-compatible';
+  /** One model call's time limit. */
+  timeoutMs: number;
 }
 
 export interface EmbeddingConfig {
@@ -199,6 +213,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       apiUrl: env.EMBEDDING_API_URL || null,
       apiKey: env.EMBEDDING_API_KEY || null,
       model: env.EMBEDDING_MODEL || null,
+    },
+    llm: {
+      baseUrl: env.LLM_BASE_URL || null,
+      apiKey: env.LLM_API_KEY || null,
+      model: env.LLM_MODEL || null,
+      provider: env.LLM_PROVIDER === 'openai' ? 'openai' : 'openai-compatible',
+      timeoutMs: Math.max(1_000, int(env.LLM_TIMEOUT_MS, 120_000, 'LLM_TIMEOUT_MS')),
     },
     datasets: {
       duckdbMemoryLimit: memorySize(env.DUCKDB_MEMORY_LIMIT) ?? defaultDuckdbMemory(),

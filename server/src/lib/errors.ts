@@ -26,6 +26,7 @@ export type FailureKind =
 export interface ModalNotice {
   modal_id: string;
   level: 'success' | 'warning' | 'error' | 'info';
+  /** A catalog key, translated with the error's values when answered (the buttons are names, as sent). */
   content: string;
   buttons: string[];
 }

@@ -35,7 +35,8 @@ export default fp(
         const status = error instanceof DomainError ? statusOf[error.kind] : error.statusCode;
         if (status === 401) reply.header('www-authenticate', 'Bearer');
         const modal = error instanceof DomainError ? error.modal : undefined;
-        return reply.code(status).send({ detail: req.t(error.messageKey, error.values), ...(modal ? { modal } : {}) });
+        // A modal's content is a catalog key like the detail, read in the caller's language.
+        return reply.code(status).send({ detail: req.t(error.messageKey, error.values), ...(modal ? { modal: { ...modal, content: req.t(modal.content, error.values) } } : {}) });
       }
       if (isUniqueViolation(error)) {
         // Two requests raced for the same name or slot; the loser may simply try again.
