@@ -18,7 +18,7 @@ export const testUser: UserOut = {
   created_at: '2026-03-14T10:00:00.000Z',
 };
 
-export const testSettings: SettingsOut = { display_name: 'Ada Lovelace', locale: 'en', theme: 'light' };
+export const testSettings: SettingsOut = { display_name: 'Ada Lovelace', locale: 'en', theme: 'light', ai_model: null };
 
 export const handlers = [
   http.get(api('/users/me'), () => HttpResponse.json(testUser)),

@@ -5,7 +5,10 @@ import type { LlmConfig } from '../config/config';
 import { DomainError } from '../lib/errors';
 
 /** Where a chat model is reached: the operator's (environment) or a user's own (settings). */
-export type ModelSettings = Pick<LlmConfig, 'baseUrl' | 'apiKey' | 'model' | 'provider'>;
+export type ModelSettings = Pick<LlmConfig, 'baseUrl' | 'apiKey' | 'model' | 'provider'> & {
+  /** The HTTP client to reach it with: a guarded one for an address a user typed in (see createGuardedFetch). */
+  fetch?: typeof fetch;
+};
 
 export interface ChatModel {
   /** The AI SDK model every call goes through (generateText, streamText, Output.object…). */
@@ -27,7 +30,7 @@ export function chatModelFor(settings: ModelSettings): ChatModel | null {
   const baseURL = normaliseBaseUrl(settings.baseUrl);
   const host = safeHost(baseURL);
   if (settings.provider === 'openai') {
-    const provider = createOpenAI({ baseURL, apiKey: settings.apiKey ?? undefined });
+    const provider = createOpenAI({ baseURL, apiKey: settings.apiKey ?? undefined, fetch: settings.fetch });
     return { model: provider.chat(settings.model), id: `openai:${settings.model}@${host}` };
   }
   const provider = createOpenAICompatible({
@@ -38,6 +41,7 @@ export function chatModelFor(settings: ModelSettings): ChatModel | null {
     // Token counts arrive in the last chunk of a stream only when asked for (usage is billed).
     includeUsage: true,
     supportsStructuredOutputs: true,
+    fetch: settings.fetch,
   });
   return { model: provider.chatModel(settings.model), id: `openai-compatible:${settings.model}@${host}` };
 }
@@ -45,8 +49,8 @@ export function chatModelFor(settings: ModelSettings): ChatModel | null {
 /** An embedding model on the same endpoint (for the AI "embed" step). */
 export function embeddingModelFor(settings: ModelSettings, model: string): EmbeddingModel {
   const baseURL = normaliseBaseUrl(settings.baseUrl);
-  if (settings.provider === 'openai') return createOpenAI({ baseURL, apiKey: settings.apiKey ?? undefined }).embedding(model);
-  return createOpenAICompatible({ name: 'stepwise-llm', baseURL, apiKey: settings.apiKey ?? undefined }).embeddingModel(model);
+  if (settings.provider === 'openai') return createOpenAI({ baseURL, apiKey: settings.apiKey ?? undefined, fetch: settings.fetch }).embedding(model);
+  return createOpenAICompatible({ name: 'stepwise-llm', baseURL, apiKey: settings.apiKey ?? undefined, fetch: settings.fetch }).embeddingModel(model);
 }
 
 /** Thrown by whatever needs a model when none is configured: answered 409 with a warning modal that says how to connect one. */

@@ -11,9 +11,18 @@ export interface UsersTable {
   role: 'user' | 'support' | 'admin';
   locale: 'en' | 'cn';
   theme: 'light' | 'dark' | 'system';
+  /** The user's own chat model (migration 008); all null: the operator's LLM_* model applies. */
+  ai_base_url: string | null;
+  ai_model: string | null;
+  ai_provider: 'openai' | 'openai-compatible' | null;
+  /** SecretBox-sealed; never returned. */
+  ai_api_key_sealed: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** The user's own model columns: read only where a model is chosen, never on every request. */
+export type UserModelColumn = 'ai_base_url' | 'ai_model' | 'ai_provider' | 'ai_api_key_sealed';
 
 export interface SessionsTable {
   id: string;

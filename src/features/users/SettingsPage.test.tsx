@@ -46,3 +46,39 @@ describe('settings page', () => {
     expect(screen.getByText('Enter a display name.')).toBeInTheDocument();
   });
 });
+
+describe('settings page: own AI model', () => {
+  beforeEach(() => localStorage.setItem('accessToken', 'good'));
+
+  it('sends the address, model and key, then shows that a key is kept without showing it', async () => {
+    const sent: unknown[] = [];
+    let saved = testSettings;
+    server.use(
+      http.get(api('/users/me/settings'), () => HttpResponse.json(saved)),
+      http.patch(api('/users/me/settings'), async ({ request }) => {
+        const body = (await request.json()) as { ai_model: { base_url: string | null; model: string } | null };
+        sent.push(body);
+        saved = { ...testSettings, ai_model: body.ai_model && { base_url: body.ai_model.base_url, model: body.ai_model.model, provider: 'openai-compatible', has_api_key: true } };
+        return HttpResponse.json({ ...saved, message: 'Settings saved.' });
+      }),
+    );
+    const { user } = renderApp({ route: '/settings' });
+    expect(await screen.findByText(/use this server's model/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save model' }));
+    expect(screen.getByText("Enter the model's name.")).toBeInTheDocument();
+    expect(sent).toEqual([]);
+
+    await user.type(screen.getByLabelText('API address'), 'http://localhost:11434/v1');
+    await user.type(screen.getByLabelText('Model'), 'llama3.1');
+    await user.type(screen.getByLabelText('API key'), 'sk-secret');
+    await user.click(screen.getByRole('button', { name: 'Save model' }));
+    expect(await screen.findByText(/A key is stored/)).toBeInTheDocument();
+    expect(sent[0]).toEqual({ ai_model: { base_url: 'http://localhost:11434/v1', model: 'llama3.1', provider: 'openai-compatible', api_key: 'sk-secret' } });
+    expect(screen.getByLabelText('API key')).toHaveValue('');
+    expect(screen.getByLabelText('Model')).toHaveValue('llama3.1');
+
+    await user.click(screen.getByRole('button', { name: "Use the server's model" }));
+    await waitFor(() => expect(sent[1]).toEqual({ ai_model: null }));
+    expect(await screen.findByText(/use this server's model/)).toBeInTheDocument();
+  });
+});

@@ -10,6 +10,7 @@ import { TextField } from '../../components/TextField';
 import { withLocalePrefix } from '../../i18n/locales';
 import { storeLocalePreference } from '../../i18n/preference';
 import { userUpdated } from '../auth/authSlice';
+import { AiModelSettings } from './AiModelSettings';
 import { useGetSettingsQuery, useUpdateSettingsMutation } from './usersApi';
 
 const LOCALE_OPTIONS: Locale[] = ['en', 'cn'];
@@ -130,7 +131,7 @@ function SettingsForm({ saved }: { saved: SettingsOut }) {
   );
 }
 
-/** `/settings`: display name, language and theme of the signed-in user. */
+/** `/settings`: display name, language and theme of the signed-in user, and their own AI model. */
 export function SettingsPage() {
   usePageTitle('settings.title');
   const { data, isLoading, isError, refetch } = useGetSettingsQuery();
@@ -151,7 +152,10 @@ export function SettingsPage() {
         </Center>
       ) : data ? (
         // Re-mounted when the saved values change, so the form starts from what the server holds.
-        <SettingsForm key={`${data.display_name}|${data.locale}|${data.theme}`} saved={data} />
+        <>
+          <SettingsForm key={`${data.display_name}|${data.locale}|${data.theme}`} saved={data} />
+          <AiModelSettings key={JSON.stringify(data.ai_model)} saved={data.ai_model} />
+        </>
       ) : isError ? (
         <Stack gap="3" align="flex-start">
           <Text color="fg.muted">

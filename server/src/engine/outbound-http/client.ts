@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import type { LookupAddress } from 'node:dns';
-import { Agent, errors as undiciErrors, request as undiciRequest } from 'undici';
+import { Agent, errors as undiciErrors, fetch as undiciFetch, request as undiciRequest } from 'undici';
 import type { Dispatcher } from 'undici';
 import { AddressPolicy, bareAddress } from './address-policy';
 import { OutboundHttpError } from './errors';
@@ -90,27 +90,7 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions): Ou
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
   const defaultMaxResponseBytes = options.defaultMaxResponseBytes ?? 10 * 1024 * 1024;
 
-  // The connect-time check: every address a name resolves to must be allowed, or none is used.
-  const checkedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        const refused = addresses.find((a) => !policy.allows(a.address, hostname));
-        if (refused) return callback(new OutboundHttpError('blocked_address', { host: hostname, address: bareAddress(refused.address) }), '');
-        if (addresses.length === 0) return callback(new OutboundHttpError('network', { host: hostname, reason: 'ENOTFOUND' }), '');
-        if (lookupOptions.all) return callback(null, addresses);
-        callback(null, addresses[0].address, addresses[0].family);
-      },
-      (err: NodeJS.ErrnoException) => callback(err, ''),
-    );
-  };
-
-  const agent = new Agent({
-    connect: { lookup: checkedLookup },
-    maxHeaderSize: limits.maxResponseHeaderBytes,
-    // Our own timer bounds the whole exchange; undici's would only cut in later.
-    headersTimeout: limits.maxTimeoutMs,
-    bodyTimeout: limits.maxTimeoutMs,
-  });
+  const agent = checkedAgent(policy, resolve);
 
   async function request(req: OutboundRequest): Promise<OutboundResponse> {
     const timeoutMs = Math.min(req.timeoutMs ?? defaultTimeoutMs, limits.maxTimeoutMs);
@@ -177,6 +157,46 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions): Ou
   }
 
   return { request, close: () => agent.close() };
+}
+
+/**
+ * An undici Agent whose DNS lookup refuses addresses the policy forbids: the address checked is
+ * the address connected to (no DNS-rebinding window).
+ */
+function checkedAgent(policy: AddressPolicy, resolve: DnsLookup): Agent {
+  const checkedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        const refused = addresses.find((a) => !policy.allows(a.address, hostname));
+        if (refused) return callback(new OutboundHttpError('blocked_address', { host: hostname, address: bareAddress(refused.address) }), '');
+        if (addresses.length === 0) return callback(new OutboundHttpError('network', { host: hostname, reason: 'ENOTFOUND' }), '');
+        if (lookupOptions.all) return callback(null, addresses);
+        callback(null, addresses[0].address, addresses[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, ''),
+    );
+  };
+  return new Agent({
+    connect: { lookup: checkedLookup },
+    maxHeaderSize: limits.maxResponseHeaderBytes,
+    // The caller's own timer bounds the whole exchange; undici's would only cut in later.
+    headersTimeout: limits.maxTimeoutMs,
+    bodyTimeout: limits.maxTimeoutMs,
+  });
+}
+
+/**
+ * A `fetch` for clients that bring their own HTTP code (the AI SDK, for a model URL a user typed
+ * in): the same address policy as steps, checked at connect and on literal IPs; redirects are
+ * refused rather than followed, since a redirect to a literal address would skip the lookup.
+ */
+export function createGuardedFetch(options: { policy: AddressPolicy; lookup?: DnsLookup }): typeof fetch {
+  const agent = checkedAgent(options.policy, options.lookup ?? defaultDnsLookup);
+  return async (input, init) => {
+    const url = checkUrl(input instanceof Request ? input.url : String(input));
+    checkLiteralAddress(url, options.policy);
+    return (await undiciFetch(url, { ...(init as object), redirect: 'error', dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+  };
 }
 
 /** A step's URL, parsed the way the connection will read it (WHATWG: 2130706433, 0x7f.1 and 0177.0.0.1 all become 127.0.0.1). */

@@ -1,6 +1,6 @@
 export { AddressPolicy, classifyAddress, embeddedIpv4 } from './address-policy';
 export type { AddressClass, AddressPolicyOptions } from './address-policy';
-export { createOutboundHttpClient, checkUrl, limits } from './client';
+export { createOutboundHttpClient, createGuardedFetch, checkUrl, limits } from './client';
 export type { DnsLookup, HttpMethod, OutboundHttpClient, OutboundHttpClientOptions, OutboundRequest, OutboundResponse } from './client';
 export { OutboundHttpError, outboundHttpErrorKeys } from './errors';
 export type { OutboundHttpErrorKind } from './errors';

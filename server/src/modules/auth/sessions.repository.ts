@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { precompile } from '../../db/precompiled';
-import type { UsersTable } from '../../db/schema';
+import type { UserModelColumn, UsersTable } from '../../db/schema';
 
-export type SessionUser = Omit<UsersTable, 'password_hash'> & { session_id: string };
+export type SessionUser = Omit<UsersTable, 'password_hash' | UserModelColumn> & { session_id: string };
 
 /** The token check's query, built and compiled once (see precompile). */
 const userByTokenQuery = (db: Db) =>

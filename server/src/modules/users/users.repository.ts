@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
-import type { UsersTable } from '../../db/schema';
+import type { UserModelColumn, UsersTable } from '../../db/schema';
 
 export type UserRow = UsersTable;
-export type UserSettingsUpdate = Partial<Pick<UsersTable, 'name' | 'locale' | 'theme'>>;
+export type UserSettingsUpdate = Partial<Pick<UsersTable, 'name' | 'locale' | 'theme' | UserModelColumn>>;
 
 export class UsersRepository {
   constructor(private readonly db: Db) {}
@@ -18,7 +18,7 @@ export class UsersRepository {
 
   async insert(input: Pick<UsersTable, 'email' | 'name' | 'password_hash' | 'role' | 'locale'>): Promise<UserRow> {
     const now = new Date().toISOString();
-    const row: UserRow = { id: randomUUID(), theme: 'system', created_at: now, updated_at: now, ...input };
+    const row: UserRow = { id: randomUUID(), theme: 'system', created_at: now, updated_at: now, ai_base_url: null, ai_model: null, ai_provider: null, ai_api_key_sealed: null, ...input };
     await this.db.insertInto('users').values(row).execute();
     return row;
   }

@@ -6,7 +6,7 @@ import { toUserOut, UsersService } from './users.service';
 const tags = ['Users'];
 
 const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const users = new UsersService(app.db);
+  const users = new UsersService(app.db, app.secrets);
 
   // The token check already loaded the user row: answering from it saves a query on the
   // call every page load makes.

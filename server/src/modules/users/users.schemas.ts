@@ -22,10 +22,34 @@ export const UserOut = Type.Object({
 });
 export type UserOut = Static<typeof UserOut>;
 
+export const AiProvider = StringEnum(['openai-compatible', 'openai']);
+
+/** The user's own chat model; the key is never returned, only whether one is kept. */
+export const AiModelOut = Type.Object({
+  base_url: Type.Union([Type.String(), Type.Null()]),
+  model: Type.String(),
+  provider: AiProvider,
+  has_api_key: Type.Boolean(),
+});
+export type AiModelOut = Static<typeof AiModelOut>;
+
+export const AiModelIn = Type.Object(
+  {
+    base_url: Type.Union([Type.String({ minLength: 1, maxLength: 2000, description: 'An OpenAI-compatible API, e.g. http://localhost:11434/v1; null: OpenAI' }), Type.Null()]),
+    model: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+    provider: Type.Optional(AiProvider),
+    api_key: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 1000 }), Type.Null()], { description: 'Omitted: keep the stored key; null: remove it' })),
+  },
+  { additionalProperties: false },
+);
+export type AiModelIn = Static<typeof AiModelIn>;
+
 export const SettingsOut = Type.Object({
   display_name: Type.String(),
   locale: Locale,
   theme: Theme,
+  /** Null: agents and AI steps use the server's model. */
+  ai_model: Type.Union([AiModelOut, Type.Null()]),
   ...Notices,
 });
 export type SettingsOut = Static<typeof SettingsOut>;
@@ -35,6 +59,8 @@ export const SettingsPatchIn = Type.Object(
     display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })),
     locale: Type.Optional(Locale),
     theme: Type.Optional(Theme),
+    /** Null: forget the user's own model (and its key). */
+    ai_model: Type.Optional(Type.Union([AiModelIn, Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -28,6 +28,7 @@ describe('users', () => {
       display_name: 'Dorothy',
       locale: 'en',
       theme: 'system',
+      ai_model: null,
     });
 
     const patched = await t.app.inject({
@@ -38,7 +39,7 @@ describe('users', () => {
     });
     expect(patched.statusCode).toBe(200);
     // Confirmed in the language just chosen.
-    expect(patched.json()).toEqual({ display_name: 'Dorothy', locale: 'cn', theme: 'dark', message: '设置已保存。' });
+    expect(patched.json()).toEqual({ display_name: 'Dorothy', locale: 'cn', theme: 'dark', ai_model: null, message: '设置已保存。' });
 
     await t.app.inject({ method: 'PATCH', url: '/api/v1/users/me/settings', headers: auth, payload: { display_name: '  Dorothy Vaughan ' } });
     const me = (await t.app.inject({ url: '/api/v1/users/me', headers: auth })).json();
