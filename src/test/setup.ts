@@ -7,7 +7,10 @@ import { server } from './server';
 
 // Pages are lazy chunks (issue 7): the first test to open one waits for ts-jest to compile it, which
 // on a busy CI machine can take longer than Testing Library's default second for findBy*.
-configure({ asyncUtilTimeout: 5000 });
+// Role queries over a whole page are slow in jsdom too: with two cores shared by the server and e2e
+// projects, a gallery page's first findByRole took over 5 s in CI. A wait only ends early, so a
+// generous limit costs a passing test nothing.
+configure({ asyncUtilTimeout: 15_000 });
 
 // Browser APIs Chakra / Ark UI / next-themes use that jsdom lacks.
 if (!window.matchMedia) {
