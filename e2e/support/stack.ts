@@ -99,7 +99,7 @@ const fileSafe = (text: string) =>
  * Call once at the top of a journey file: registers the hooks that start the server and the
  * browser before the first test, give every test fresh contexts, and close it all after the last.
  */
-export function useE2E(env: Record<string, string> = {}): E2E {
+export function useE2E(env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): E2E {
   jest.setTimeout(JOURNEY_TIMEOUT_MS);
 
   let stack: Stack | null = null;
@@ -113,7 +113,8 @@ export function useE2E(env: Record<string, string> = {}): E2E {
 
   beforeAll(async () => {
     // Sequentially: a failed server start must not leave a Chromium behind, and vice versa.
-    stack = await startStack(env);
+    // A function: the environment is known only once something else has started (a stand-in's port).
+    stack = await startStack(typeof env === 'function' ? await env() : env);
     try {
       browser = await launchBrowser();
     } catch (err) {
