@@ -68,6 +68,16 @@ export class BullMqJobQueue implements JobQueue {
     this.workers.set(name, worker);
   }
 
+  async workerCount(name: string): Promise<number | null> {
+    try {
+      // Workers name their Redis connections after the queue; this lists them (CLIENT LIST).
+      return await this.queue(name).getWorkersCount();
+    } catch (err) {
+      this.options.log.warn({ err }, 'could not count the queue workers');
+      return null;
+    }
+  }
+
   async remove(name: string, jobId: string): Promise<boolean> {
     const job = await this.queue(checkName(name)).getJob(jobId);
     if (!job) return false;

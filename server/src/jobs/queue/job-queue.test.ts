@@ -152,6 +152,20 @@ describe.each(implementations)('JobQueue contract: %s', (_label, make) => {
     await expect(queue.enqueue('slow', {})).rejects.toThrow(/closed/);
   });
 
+  it('counts the workers consuming a name: none before a handler, some after', async () => {
+    queue = make();
+    expect(await queue.workerCount('counted')).toBe(0);
+    queue.process('counted', async () => undefined);
+    // BullMQ's worker registers its connection name asynchronously.
+    const until = Date.now() + 5000;
+    let count = await queue.workerCount('counted');
+    while (count === 0 && Date.now() < until) {
+      await sleep(50);
+      count = await queue.workerCount('counted');
+    }
+    expect(count).toBeGreaterThanOrEqual(1);
+  });
+
   it('pause stops taking jobs (after the running one ends) until resume', async () => {
     queue = make();
     const seen: number[] = [];

@@ -32,6 +32,12 @@ export interface JobQueue {
    */
   remove(name: string, jobId: string): Promise<boolean>;
 
+  /**
+   * How many workers consume jobs of `name` (this process's handler for the in-process queue; every
+   * connected BullMQ worker), or null when the queue cannot tell (a Redis without CLIENT LIST).
+   */
+  workerCount(name: string): Promise<number | null>;
+
   /** Stops starting jobs in this process; resolves once the running ones have finished. */
   pause(): Promise<void>;
   resume(): Promise<void>;

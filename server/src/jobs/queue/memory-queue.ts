@@ -56,6 +56,10 @@ export class InMemoryJobQueue implements JobQueue {
     this.dispatch(name);
   }
 
+  workerCount(name: string): Promise<number | null> {
+    return Promise.resolve(this.lanes.get(name)?.handler ? 1 : 0);
+  }
+
   async remove(name: string, jobId: string): Promise<boolean> {
     const key = `${name}/${jobId}`;
     const timer = this.delayed.get(key);

@@ -122,6 +122,12 @@ export class RunEngine {
     this.deps.jobs.process<StepRunJob>(STEP_RUN_JOB, (job) => this.handle(job));
   }
 
+  /** False when nothing consumes step runs (API processes with IN_PROCESS_WORKER=false and no `npm run worker`); null: unknown. */
+  async hasWorkers(): Promise<boolean | null> {
+    const count = await this.deps.jobs.workerCount(STEP_RUN_JOB);
+    return count === null ? null : count > 0;
+  }
+
   // ---- starting a run ----
 
   async start(userId: string, workflowId: string, stepId: string, options: { mode: RunMode; sampleSize: number | null }): Promise<string> {

@@ -50,7 +50,9 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const options = { ...(req.body ?? {}), ...req.query };
       const runId = await engine.start(user.id, req.params.workflowId, req.params.stepId, { mode: options.mode ?? 'all', sampleSize: options.sample_size ?? null });
       const run = await runs.run(user.id, runId, t(req));
-      return reply.code(202).send({ ...run, message: req.t(options.sample_size ? 'server.runs.previewStarted' : 'server.runs.started') });
+      // A run nobody will take stays queued: say so now rather than let it wait in silence.
+      const warnings = (await engine.hasWorkers()) === false ? [req.t('server.runs.noWorker')] : undefined;
+      return reply.code(202).send({ ...run, message: req.t(options.sample_size ? 'server.runs.previewStarted' : 'server.runs.started'), ...(warnings ? { warnings } : {}) });
     },
   );
 

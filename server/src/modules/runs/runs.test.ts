@@ -273,3 +273,21 @@ describe('runs', () => {
     expect(pages.map((r: { n: number; square: number }) => [r.n, r.square])).toEqual(kept.map((i) => [i, i * i]));
   });
 });
+
+describe('runs without a worker', () => {
+  it('says at once that nothing will take the run, instead of leaving it queued in silence', async () => {
+    const t = await createTestApp({ IN_PROCESS_WORKER: 'false' });
+    try {
+      const owner = await signedInUser(t.app);
+      const wf = workflowClient(t.app, owner.auth);
+      const workflowId = (await wf.createWorkflow('Waiting')).id;
+      const table = await wf.addStep(workflowId, 'table_input', { param_inputs: { columns: [{ name: 'n', type: 'integer' }], rows: [[1]] } });
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1/workflow-execution/${workflowId}/steps/${table.id}/execute?mode=all`, headers: owner.auth, payload: {} });
+      expect(res.statusCode).toBe(202);
+      expect(res.json().warnings).toEqual([expect.stringContaining('npm run worker')]);
+      expect(res.json().step_runs.map((s: { state: string }) => s.state)).toEqual(['queued']);
+    } finally {
+      await t.close();
+    }
+  });
+});
