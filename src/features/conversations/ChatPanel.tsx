@@ -42,7 +42,7 @@ export function ChatPanel({ workflowId, write }: { workflowId: string; write?: V
   return (
     <Flex direction="column" flex="1" minH="0" gap="2" py="2">
       <Flex justify="space-between" align="center" gap="2">
-        <Text textStyle="xs" color="fg.muted" lineClamp={1}>
+        <Text textStyle="xs" color="fg.muted">
           {t('chat.panel.hint')}
         </Text>
         <Flex gap="1" flexShrink="0">

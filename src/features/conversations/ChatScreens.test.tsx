@@ -216,7 +216,7 @@ describe('the editor’s assistant', () => {
     await waitFor(() => expect(bodies).toEqual([{ content: 'Add a filter' }]));
 
     // The switch makes the next turn a proposal.
-    await user.click(screen.getByRole('checkbox', { name: 'Propose only (don\'t change the workflow)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Propose only' }));
     await user.type(screen.getByRole('textbox', { name: 'Message' }), 'And sort it{Enter}');
     await waitFor(() => expect(bodies).toEqual([{ content: 'Add a filter' }, { content: 'And sort it', dry_run: true }]));
   });

@@ -49,7 +49,7 @@ export function Composer({ streaming, onSend, onStop, dryRun, placeholder }: Com
       />
       <Flex align="center" gap="2" justify="space-between" wrap="wrap">
         {dryRun ? (
-          <Switch.Root size="sm" colorPalette="brand" checked={dryRun.value} onCheckedChange={(d) => dryRun.onChange(d.checked)}>
+          <Switch.Root size="sm" colorPalette="brand" title={t('chat.dryRunHint')} checked={dryRun.value} onCheckedChange={(d) => dryRun.onChange(d.checked)}>
             <Switch.HiddenInput />
             <Switch.Control />
             <Switch.Label textStyle="xs">{t('chat.dryRun')}</Switch.Label>

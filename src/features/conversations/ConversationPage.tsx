@@ -46,7 +46,7 @@ export function ConversationPage() {
   // The step agents' conversations go on in the step's settings, where their answers apply.
   const canWrite = data.agent === 'general' || data.agent === 'coordinator';
   return (
-    <Stack gap="4" h={{ base: 'auto', lg: 'calc(100dvh - 10rem)' }} minH="md">
+    <Stack gap="4" h={{ base: 'auto', lg: 'calc(100dvh - 10rem)' }} minH="md" maxW="4xl" w="full" mx="auto">
       {back}
       <Flex gap="3" align="center" wrap="wrap">
         <Heading as="h1" size="xl" flex="1" minW="0" lineClamp={1}>
