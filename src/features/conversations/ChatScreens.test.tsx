@@ -142,7 +142,7 @@ describe('the editor’s assistant', () => {
     expect(within(answer).getAllByTestId('tool-call')).toHaveLength(1);
   });
 
-  it('stops a turn: the request is aborted and the partial answer stays', async () => {
+  it.each(['the Stop button', 'Escape in the message box'])('stops a turn with %s: the request is aborted and the partial answer stays', async (how) => {
     serveEditor();
     const stream = openStream();
     let aborted = false;
@@ -158,7 +158,8 @@ describe('the editor’s assistant', () => {
     stream.send('text_delta', { delta: 'It loads leads and' });
     expect(await within(log).findByText('It loads leads and')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    if (how === 'the Stop button') await user.click(screen.getByRole('button', { name: 'Stop' }));
+    else await user.type(input, '{Escape}');
     expect(await within(log).findByText('Stopped: the answer is incomplete.')).toBeInTheDocument();
     expect(within(log).getByText('It loads leads and')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();

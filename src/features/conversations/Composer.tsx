@@ -14,7 +14,7 @@ export interface ComposerProps {
   placeholder?: string;
 }
 
-/** The message box: Enter sends, Shift+Enter is a new line; Stop while an answer streams. */
+/** The message box: Enter sends, Shift+Enter is a new line; Stop (or Escape) while an answer streams. */
 export function Composer({ streaming, onSend, onStop, dryRun, placeholder }: ComposerProps) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
@@ -28,6 +28,11 @@ export function Composer({ streaming, onSend, onStop, dryRun, placeholder }: Com
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape' && streaming) {
+      event.preventDefault();
+      onStop();
+      return;
+    }
     // Enter while an input method composes (Chinese, Japanese) picks a candidate, it does not send.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
@@ -35,7 +40,14 @@ export function Composer({ streaming, onSend, onStop, dryRun, placeholder }: Com
   };
 
   return (
-    <Stack gap="2" as="form" onSubmit={(e) => { e.preventDefault(); void send(); }}>
+    <Stack
+      gap="2"
+      as="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
       <Textarea
         aria-label={t('chat.input.label')}
         placeholder={placeholder ?? t('chat.input.placeholder')}
