@@ -2,7 +2,7 @@ import { Box, Button, Center, Flex, Heading, Spinner, Stack, Tabs, Text } from '
 import { ReactFlowProvider, type Edge, type XYPosition } from '@xyflow/react';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { LuBot, LuHistory, LuLayers, LuMousePointerClick, LuTrash2, LuVariable } from 'react-icons/lu';
+import { LuMousePointerClick, LuTrash2 } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -279,23 +279,14 @@ export function WorkflowEditorPage() {
           maxH={{ base: '70vh', lg: 'none' }}
         >
           <Tabs.Root defaultValue="steps" size="sm" variant="line" display="flex" flexDirection="column" flex="1" minH="0" lazyMount>
+            {/* Four tabs in the panel's 320 px: words only, on one line each (with icons, English
+                squeezed the icons away and Chinese broke its words over two lines). */}
             <Tabs.List px="3">
-              <Tabs.Trigger value="steps">
-                <LuLayers aria-hidden />
-                {t('editor.tab.steps')}
-              </Tabs.Trigger>
-              <Tabs.Trigger value="variables">
-                <LuVariable aria-hidden />
-                {t('editor.tab.variables')}
-              </Tabs.Trigger>
-              <Tabs.Trigger value="history">
-                <LuHistory aria-hidden />
-                {t('editor.tab.history')}
-              </Tabs.Trigger>
-              <Tabs.Trigger value="assistant">
-                <LuBot aria-hidden />
-                {t('editor.tab.assistant')}
-              </Tabs.Trigger>
+              {(['steps', 'variables', 'history', 'assistant'] as const).map((tab) => (
+                <Tabs.Trigger key={tab} value={tab} whiteSpace="nowrap">
+                  {t(`editor.tab.${tab}`)}
+                </Tabs.Trigger>
+              ))}
             </Tabs.List>
             <Tabs.Content value="steps" flex="1" minH="0" px="4" pb="0" display="flex" flexDirection="column" _open={{ display: 'flex' }}>
               <CataloguePanel onAdd={addStep} />
