@@ -6,6 +6,7 @@ import { requestHeaders } from '../../services/requestHeaders';
 import { endExpiredSession } from '../auth/sessionExpired';
 import { describeFailure } from '../notices/describeResponse';
 import { addMessage } from '../notices/noticesSlice';
+import { requestTimed } from '../requestTiming/requestTimingSlice';
 import { createSseParser, readEventBody } from '../runs/sse';
 import type { StreamEvents, StreamMessageIn } from './conversationTypes';
 
@@ -46,6 +47,17 @@ function notify(dispatch: Dispatch, error: FetchBaseQueryError, statusText?: str
 }
 
 export async function streamMessage(conversationId: string, body: StreamMessageIn, options: ChatStreamOptions): Promise<ChatStreamOutcome> {
+  const start = Date.now();
+  try {
+    return await streamTurn(conversationId, body, options);
+  } finally {
+    // Timed like every RTK Query call (baseQuery), from the request to the stream's end.
+    const end = Date.now();
+    options.dispatch(requestTimed({ url: `/conversations/${conversationId}/messages/stream`, method: 'POST', start, end, duration: end - start }));
+  }
+}
+
+async function streamTurn(conversationId: string, body: StreamMessageIn, options: ChatStreamOptions): Promise<ChatStreamOutcome> {
   const { signal, dispatch, onEvent, fetchImpl = fetch } = options;
   let response: Response;
   try {
