@@ -98,8 +98,9 @@ const screens = ({ workflowId, datasetId }: Furnished, publish: () => Promise<vo
     name: 'history',
     path: `/workflows/${workflowId}`,
     open: async (page) => {
-      // The side panel's tabs: the run panel below the canvas has tabs of its own.
-      await page.locator('aside').first().getByRole('tab').last().click();
+      // The side panel's tabs (Steps, Variables, History, Assistant): the run panel below the
+      // canvas has tabs of its own.
+      await page.locator('aside').first().getByRole('tab').nth(2).click();
       await page.locator('[role="tabpanel"] li:visible').first().waitFor();
     },
   },

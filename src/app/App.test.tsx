@@ -80,6 +80,7 @@ describe('home page', () => {
       ['工作台', '/cn'],
       ['工作流', '/cn/workflows'],
       ['文件', '/cn/files'],
+      ['对话', '/cn/conversations'],
       ['作品库', '/cn/gallery'],
       ['设置', '/cn/settings'],
     ]);

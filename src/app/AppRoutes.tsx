@@ -20,6 +20,7 @@ const NotFoundPage = lazyComponent(() => import('../components/NotFoundPage').th
 const WorkflowEditorPage = lazyComponent(() => import('../features/workflows/editor/WorkflowEditorPage').then((m) => m.WorkflowEditorPage));
 const GalleryPreviewPage = lazyComponent(() => import('../features/gallery/GalleryPreviewPage').then((m) => m.GalleryPreviewPage));
 const DatasetPage = lazyComponent(() => import('../features/datasets/DatasetPage').then((m) => m.DatasetPage));
+const ConversationPage = lazyComponent(() => import('../features/conversations/ConversationPage').then((m) => m.ConversationPage));
 const FolderPage = areas.find((area) => area.id === 'files')!.Page!;
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -74,6 +75,7 @@ function LocalizedRoutes() {
       )}
       <Route path="workflows/:workflowId" element={<SignedIn Page={WorkflowEditorPage} fluid />} />
       <Route path="datasets/:datasetId" element={<SignedIn Page={DatasetPage} />} />
+      <Route path="conversations/:conversationId" element={<SignedIn Page={ConversationPage} />} />
       <Route path="files/:folderId" element={<SignedIn Page={FolderPage} />} />
       <Route path="gallery/:workflowId" element={<Public Page={GalleryPreviewPage} />} />
       <Route path="*" element={<Lazy><NotFoundPage /></Lazy>} />

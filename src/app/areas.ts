@@ -1,5 +1,5 @@
 import type { IconType } from 'react-icons';
-import { LuFolder, LuLayoutDashboard, LuLayoutGrid, LuSettings, LuWorkflow } from 'react-icons/lu';
+import { LuFolder, LuLayoutDashboard, LuLayoutGrid, LuMessagesSquare, LuSettings, LuWorkflow } from 'react-icons/lu';
 import { lazyComponent, type LazyComponent } from './lazyComponent';
 
 // The signed-in areas, in navigation order. The header, the phone drawer, the dashboard cards and
@@ -24,12 +24,14 @@ export interface Area {
 const WorkflowsPage = lazyComponent(() => import('../features/workflows/WorkflowsPage').then((m) => m.WorkflowsPage));
 const FilesPage = lazyComponent(() => import('../features/files/FilesPage').then((m) => m.FilesPage));
 const GalleryPage = lazyComponent(() => import('../features/gallery/GalleryPage').then((m) => m.GalleryPage));
+const ConversationsPage = lazyComponent(() => import('../features/conversations/ConversationsPage').then((m) => m.ConversationsPage));
 const SettingsPage = lazyComponent(() => import('../features/users/SettingsPage').then((m) => m.SettingsPage));
 
 export const areas: Area[] = [
   { id: 'dashboard', path: '/', labelId: 'nav.dashboard', descriptionId: 'nav.dashboard.description', icon: LuLayoutDashboard },
   { id: 'workflows', path: '/workflows', labelId: 'nav.workflows', descriptionId: 'nav.workflows.description', icon: LuWorkflow, Page: WorkflowsPage },
   { id: 'files', path: '/files', labelId: 'nav.files', descriptionId: 'nav.files.description', icon: LuFolder, Page: FilesPage },
+  { id: 'conversations', path: '/conversations', labelId: 'nav.conversations', descriptionId: 'nav.conversations.description', icon: LuMessagesSquare, Page: ConversationsPage },
   { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', icon: LuLayoutGrid, Page: GalleryPage, public: true },
   { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', icon: LuSettings, Page: SettingsPage },
 ];

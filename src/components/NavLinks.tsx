@@ -1,5 +1,5 @@
-import { Button, Stack, type StackProps } from '@chakra-ui/react';
-import { FormattedMessage } from 'react-intl';
+import { Box, Button, Stack, type StackProps } from '@chakra-ui/react';
+import { useIntl } from 'react-intl';
 import { useLocation } from 'react-router-dom';
 import { areas } from '../app/areas';
 import { LocaleLink } from '../i18n/LocaleLink';
@@ -12,6 +12,11 @@ interface NavLinksProps extends StackProps {
 /** One link per area in the registry; the current one is marked for sighted and screen-reader users. */
 export function NavLinks({ onNavigate, ...stackProps }: NavLinksProps) {
   const current = stripLocalePrefix(useLocation().pathname);
+  const intl = useIntl();
+  // In the header bar the words show from xl up; narrower, six areas' words overflowed the bar
+  // (measured: 1184 px of page at 768 px wide), so there each link is its icon, named for
+  // screen readers and with the word as a tooltip. The phone drawer (column) always has words.
+  const bar = stackProps.direction !== 'column';
   return (
     <Stack as="ul" listStyleType="none" gap="1" {...stackProps}>
       {areas.map((area) => {
@@ -28,9 +33,16 @@ export function NavLinks({ onNavigate, ...stackProps }: NavLinksProps) {
               justifyContent="flex-start"
               fontWeight="medium"
             >
-              <LocaleLink to={area.path} aria-current={active ? 'page' : undefined} onClick={onNavigate}>
+              <LocaleLink
+                to={area.path}
+                aria-current={active ? 'page' : undefined}
+                onClick={onNavigate}
+                {...(bar ? { 'aria-label': intl.formatMessage({ id: area.labelId }), title: intl.formatMessage({ id: area.labelId }) } : {})}
+              >
                 <area.icon aria-hidden />
-                <FormattedMessage id={area.labelId} />
+                <Box as="span" display={bar ? { base: 'none', xl: 'inline' } : 'inline'}>
+                  {intl.formatMessage({ id: area.labelId })}
+                </Box>
               </LocaleLink>
             </Button>
           </li>

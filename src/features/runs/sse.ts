@@ -82,6 +82,33 @@ export function createSseParser() {
   };
 }
 
+/**
+ * Reads one response body to its end through `parser`, handing over each event as it completes.
+ * Shared by the run's event stream (below) and the chat's (features/conversations/chatStream.ts).
+ */
+export async function readEventBody(
+  body: ReadableStream<Uint8Array>,
+  parser: ReturnType<typeof createSseParser>,
+  onEvent: (event: ServerSentEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const reader = body.getReader();
+  // Aborting the fetch should end the body too; not every fetch does (service workers, test
+  // doubles), so the reader is cancelled as well: a stopped stream never waits for its next piece.
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || signal?.aborted) break;
+      for (const event of parser.push(decoder.decode(value, { stream: true }))) onEvent(event);
+    }
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
+}
+
 export interface EventStreamOptions {
   /** Each event as it arrives. */
   onEvent: (event: ServerSentEvent) => void;
@@ -111,16 +138,15 @@ export async function readEventStream(path: string, signal: AbortSignal, options
       if (parser.lastEventId !== undefined) headers['Last-Event-ID'] = parser.lastEventId;
       const response = await fetchImpl(`${apiBaseUrl}${path}`, { headers, signal, cache: 'no-store' });
       if (!response.ok || !response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`events: ${response.status}`);
-      const reader = response.body.getReader();
-      const decoder = new TextDecoder();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+      await readEventBody(
+        response.body,
+        parser,
+        (event) => {
           received = true;
           onEvent(event);
-        }
-      }
+        },
+        signal,
+      );
       failures = 0;
       if (!shouldReconnect()) return onEnd?.();
     } catch {

@@ -2,12 +2,13 @@ import { Box, Button, Center, Flex, Heading, Spinner, Stack, Tabs, Text } from '
 import { ReactFlowProvider, type Edge, type XYPosition } from '@xyflow/react';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { LuHistory, LuLayers, LuMousePointerClick, LuTrash2, LuVariable } from 'react-icons/lu';
+import { LuMousePointerClick, LuTrash2 } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LocaleLink } from '../../../i18n/LocaleLink';
 import { useCloneStepMutation } from '../../clone/cloneApi';
+import { ChatPanel } from '../../conversations/ChatPanel';
 import { HistoryPanel } from '../../history/HistoryPanel';
 import { RunWorkflowButton, StepRunSection } from '../../runs/RunButtons';
 import { RunPanel } from '../../runs/RunPanel';
@@ -278,19 +279,14 @@ export function WorkflowEditorPage() {
           maxH={{ base: '70vh', lg: 'none' }}
         >
           <Tabs.Root defaultValue="steps" size="sm" variant="line" display="flex" flexDirection="column" flex="1" minH="0" lazyMount>
+            {/* Four tabs in the panel's 320 px: words only, on one line each (with icons, English
+                squeezed the icons away and Chinese broke its words over two lines). */}
             <Tabs.List px="3">
-              <Tabs.Trigger value="steps">
-                <LuLayers aria-hidden />
-                {t('editor.tab.steps')}
-              </Tabs.Trigger>
-              <Tabs.Trigger value="variables">
-                <LuVariable aria-hidden />
-                {t('editor.tab.variables')}
-              </Tabs.Trigger>
-              <Tabs.Trigger value="history">
-                <LuHistory aria-hidden />
-                {t('editor.tab.history')}
-              </Tabs.Trigger>
+              {(['steps', 'variables', 'history', 'assistant'] as const).map((tab) => (
+                <Tabs.Trigger key={tab} value={tab} whiteSpace="nowrap">
+                  {t(`editor.tab.${tab}`)}
+                </Tabs.Trigger>
+              ))}
             </Tabs.List>
             <Tabs.Content value="steps" flex="1" minH="0" px="4" pb="0" display="flex" flexDirection="column" _open={{ display: 'flex' }}>
               <CataloguePanel onAdd={addStep} />
@@ -300,6 +296,9 @@ export function WorkflowEditorPage() {
             </Tabs.Content>
             <Tabs.Content value="history" flex="1" minH="0" px="4" overflowY="auto">
               <HistoryPanel workflowId={workflow.id} currentVersion={workflow.version} write={write} />
+            </Tabs.Content>
+            <Tabs.Content value="assistant" flex="1" minH="0" px="4" pt="0" display="flex" flexDirection="column" _open={{ display: 'flex' }}>
+              <ChatPanel workflowId={workflow.id} write={write} />
             </Tabs.Content>
           </Tabs.Root>
         </Box>

@@ -1,0 +1,75 @@
+import { Box, Flex, Spinner, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { LuBot } from 'react-icons/lu';
+import { useIntl } from 'react-intl';
+import type { VersionedWrite } from '../workflows/versioning';
+import { CommitCardView } from './CommitCardView';
+import type { ConversationMessageOut, MessagePart } from './conversationTypes';
+import { MessageMarkdown } from './MessageMarkdown';
+import { ToolCallCard } from './ToolCallCard';
+
+type ToolResult = Extract<MessagePart, { type: 'tool_result' }>;
+
+/** The parts in the order they happened; a tool's result joins its call's card. */
+function renderParts(message: ConversationMessageOut): ReactNode[] {
+  const results = new Map<string, ToolResult>();
+  const called = new Set<string>();
+  for (const part of message.parts) {
+    if (part.type === 'tool_result') results.set(part.id, part);
+    if (part.type === 'tool_call') called.add(part.id);
+  }
+  const parts = message.parts.length ? message.parts : message.content ? [{ type: 'text' as const, text: message.content }] : [];
+  return parts.map((part, index) => {
+    if (part.type === 'text') return <MessageMarkdown key={index} text={part.text} />;
+    if (part.type === 'tool_call') return <ToolCallCard key={index} call={part} result={results.get(part.id)} />;
+    return called.has(part.id) ? null : <ToolCallCard key={index} result={part} />;
+  });
+}
+
+export interface MessageItemProps {
+  message: ConversationMessageOut;
+  /** This answer is still streaming in. */
+  streaming?: boolean;
+  write?: VersionedWrite;
+  /** A dry run's proposal: apply it (the turn again, for real). */
+  onApply?: () => void;
+  applyDisabled?: boolean;
+}
+
+/** One message: the user's as plain text, the assistant's as markdown with tool cards and its commit. */
+export function MessageItem({ message, streaming, write, onApply, applyDisabled }: MessageItemProps) {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  if (message.role === 'user') {
+    return (
+      <Box as="article" aria-label={t('chat.role.user')} data-testid="chat-message" data-role="user" alignSelf="flex-end" maxW="90%" bg="brand.subtle" color="fg" rounded="lg" px="3" py="2">
+        <Text textStyle="sm" whiteSpace="pre-wrap" wordBreak="break-word">
+          {message.content}
+        </Text>
+      </Box>
+    );
+  }
+  const empty = message.parts.length === 0 && !message.content;
+  return (
+    <Flex as="article" aria-label={t('chat.role.assistant')} data-testid="chat-message" data-role="assistant" data-status={streaming ? 'streaming' : message.status} gap="2" align="flex-start" maxW="100%">
+      <Box pt="1" color="brand.fg" aria-hidden>
+        <LuBot />
+      </Box>
+      <Box flex="1" minW="0">
+        {renderParts(message)}
+        {streaming && empty && (
+          <Flex align="center" gap="2" color="fg.muted" textStyle="sm">
+            <Spinner size="xs" />
+            {t('chat.thinking')}
+          </Flex>
+        )}
+        {message.commit && <CommitCardView commit={message.commit} write={write} onApply={onApply} applyDisabled={applyDisabled} />}
+        {!streaming && message.status !== 'complete' && (
+          <Text textStyle="xs" color={message.status === 'error' ? 'fg.error' : 'fg.muted'} mt="1">
+            {t(message.status === 'error' ? 'chat.status.error' : 'chat.status.partial')}
+          </Text>
+        )}
+      </Box>
+    </Flex>
+  );
+}
