@@ -1,0 +1,47 @@
+import type { Db } from '../../db/database';
+import type { AgentKind } from '../../db/schema';
+import type { Language } from '../../i18n/messages';
+import { notFound } from '../../lib/errors';
+import type { CommitCard } from '../conversations/conversations.schemas';
+import { ConversationsService, type ConversationsDeps } from '../conversations/conversations.service';
+import { WorkflowsService } from '../workflows/workflows.service';
+import type { CoordinatorOut } from './agents.schemas';
+
+/** The agents' JSON calls: the same turn as a conversation's stream, answered whole. */
+export class AgentsService {
+  private readonly conversations: ConversationsService;
+
+  constructor(
+    private readonly db: Db,
+    deps: ConversationsDeps,
+  ) {
+    this.conversations = new ConversationsService(db, deps);
+  }
+
+  /**
+   * A coordinator turn on the caller's workflow, in the given conversation (which must be the
+   * caller's coordinator conversation of that workflow) or a new one. A provider failure is thrown
+   * (502) after the partial answer is stored.
+   */
+  async coordinator(userId: string, workflowId: string, input: { message: string; conversation_id?: string }, dryRun: boolean, language: Language, signal: AbortSignal): Promise<CoordinatorOut> {
+    await new WorkflowsService(this.db).get(userId, workflowId);
+    const conversationId = await this.conversationFor(userId, 'coordinator', workflowId, input.conversation_id);
+    let messageId: string | null = null;
+    let commit: CommitCard | null = null;
+    for await (const event of this.conversations.turn(userId, conversationId, { content: input.message, dryRun, language, signal })) {
+      if (event.event === 'message_start') messageId = event.data.message_id as string;
+      if (event.event === 'commit') commit = event.data as unknown as CommitCard;
+      if (event.event === 'error' && event.failure) throw event.failure;
+    }
+    return { conversation_id: conversationId, message: await this.conversations.message(messageId!), commit };
+  }
+
+  private async conversationFor(userId: string, agent: AgentKind, workflowId: string, conversationId: string | undefined): Promise<string> {
+    if (conversationId) {
+      const row = await this.conversations.owned(userId, conversationId);
+      if (row.agent !== agent || row.workflow_id !== workflowId) throw notFound('server.conversations.notFound');
+      return row.id;
+    }
+    return (await this.conversations.create(userId, { agent, workflow_id: workflowId })).id;
+  }
+}
