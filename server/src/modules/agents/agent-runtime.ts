@@ -3,6 +3,7 @@ import type { AgentKind } from '../../db/schema';
 import type { Language } from '../../i18n/messages';
 import type { CommitCard } from '../conversations/conversations.schemas';
 import { coordinatorTurn, type CoordinatorDeps } from './coordinator';
+import { evaluationTurn, stepParamTurn } from './step-agents';
 
 export type AgentDeps = CoordinatorDeps;
 
@@ -26,13 +27,20 @@ const GENERAL_PROMPT = [
 /** The agent a conversation talks to. Agents bound to a workflow check it is the caller's (404). */
 export async function startAgentTurn(
   deps: AgentDeps,
-  conversation: { agent: AgentKind; workflow_id: string | null },
+  conversation: { agent: AgentKind; workflow_id: string | null; step_id: string | null },
   userId: string,
   language: Language,
   dryRun: boolean,
+  signal?: AbortSignal,
 ): Promise<AgentTurn> {
   if (conversation.agent === 'coordinator' && conversation.workflow_id) {
-    return coordinatorTurn(deps, userId, conversation.workflow_id, language, dryRun);
+    return coordinatorTurn(deps, userId, conversation.workflow_id, language, dryRun, signal);
+  }
+  if (conversation.agent === 'step_param' && conversation.workflow_id && conversation.step_id) {
+    return stepParamTurn(deps, userId, conversation.workflow_id, conversation.step_id, language, !dryRun, signal);
+  }
+  if (conversation.agent === 'step_param_evaluation' && conversation.workflow_id && conversation.step_id) {
+    return evaluationTurn(deps, userId, conversation.workflow_id, conversation.step_id, language, 5, signal);
   }
   return { system: GENERAL_PROMPT, tools: {}, finish: async () => null };
 }

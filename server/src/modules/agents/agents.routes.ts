@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../plugins/authentication';
 import { agentDepsOf, closedSignal } from '../conversations/conversations.routes';
-import { CoordinatorIn, CoordinatorOut, CoordinatorParams, CoordinatorQuery } from './agents.schemas';
+import { CoordinatorIn, CoordinatorOut, CoordinatorParams, CoordinatorQuery, EvaluationIn, EvaluationOut, StepAgentParams, StepParamIn, StepParamOut } from './agents.schemas';
 import { AgentsService } from './agents.service';
 
 const tags = ['Agents'];
@@ -23,6 +23,34 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => agents.coordinator(currentUser(req).id, req.params.workflowId, req.body, req.query.dry_run, req.language, closedSignal(reply)),
+  );
+
+  app.post(
+    '/workflow-step-param/:workflowId/:stepId/message',
+    {
+      schema: {
+        tags,
+        summary: "Fill one step's params from a plain-language request, validated by the step type's rules, saved as one commit (apply=false: proposed only) and previewed on a few records",
+        params: StepAgentParams,
+        body: StepParamIn,
+        response: { 200: StepParamOut },
+      },
+    },
+    async (req, reply) => agents.stepParam(currentUser(req).id, req.params.workflowId, req.params.stepId, req.body, req.language, closedSignal(reply)),
+  );
+
+  app.post(
+    '/workflow-step-param-evaluation/:workflowId/:stepId/message',
+    {
+      schema: {
+        tags,
+        summary: "Run the step's params on a few sample records and report problems (refused params, unknown columns, a failing run, empty or malformed answers), explained by the model",
+        params: StepAgentParams,
+        body: EvaluationIn,
+        response: { 200: EvaluationOut },
+      },
+    },
+    async (req, reply) => agents.evaluate(currentUser(req).id, req.params.workflowId, req.params.stepId, req.body ?? {}, req.language, closedSignal(reply)),
   );
 };
 

@@ -4,6 +4,7 @@ import { createEmbedder } from '../step-infos/embeddings';
 import { StepInfoSearch } from '../step-infos/search.service';
 import { StepInfosService } from '../step-infos/step-infos.service';
 import { RunsService } from '../runs/runs.service';
+import { DatasetsService } from '../datasets/datasets.service';
 import { Id } from '../../http/common.schemas';
 import { currentUser } from '../../plugins/authentication';
 import { ConversationCreateIn, ConversationDetailOut, ConversationListQuery, ConversationOut, ConversationPage, MessageStreamIn } from './conversations.schemas';
@@ -23,6 +24,8 @@ export function agentDepsOf(app: FastifyInstance): ConversationsDeps {
     secrets: app.secrets,
     stepInfos: new StepInfosService(app.db, search),
     runs: new RunsService(app.runs, app.runEvents),
+    runEngine: app.runs,
+    datasets: new DatasetsService(app.db, app.datasets),
     llm: app.config.llm,
     log: app.log,
   };

@@ -7,7 +7,7 @@ import type { AgentKind, MessageStatus } from '../../db/schema';
 import { translate, type Language, type MessageValues } from '../../i18n/messages';
 import { DomainError, invalid, notFound } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
-import { MAX_AGENT_STEPS, startAgentTurn, type AgentDeps } from '../agents/agent-runtime';
+import { MAX_AGENT_STEPS, startAgentTurn, type AgentDeps, type AgentTurn } from '../agents/agent-runtime';
 import { isToolError } from '../agents/agent-tools';
 import { StepsService } from '../steps/steps.service';
 import { WorkflowsService } from '../workflows/workflows.service';
@@ -37,6 +37,8 @@ export interface TurnInput {
   dryRun: boolean;
   language: Language;
   signal: AbortSignal;
+  /** An agent turn prepared by the caller (the step agents' JSON calls); else the conversation's agent. */
+  agent?: AgentTurn;
 }
 
 export interface ConversationsDeps extends AgentDeps {
@@ -142,7 +144,7 @@ export class ConversationsService {
     const t = (key: string, values?: MessageValues) => translate(input.language, key, values);
     const conversation = await this.owned(userId, conversationId);
     const chat = requireChatModel(this.deps.llm);
-    const agent = await startAgentTurn(this.deps, conversation, userId, input.language, input.dryRun);
+    const agent = input.agent ?? (await startAgentTurn(this.deps, conversation, userId, input.language, input.dryRun, input.signal));
     const history = historyForModel(await this.repo.messages(conversationId), input.content);
 
     const now = () => new Date().toISOString();
