@@ -65,7 +65,7 @@ export async function sendTurn(reply: FastifyReply, turn: AsyncGenerator<TurnEve
     for await (const e of turn) send(e);
   } catch (err) {
     reply.log.error({ err }, 'conversation stream failed');
-    send({ event: 'error', data: { detail: 'internal error', status: 'error' } });
+    send({ event: 'error', data: { detail: reply.request.t('server.errors.internal'), status: 'error' } });
   } finally {
     clearInterval(keepAlive);
     if (!reply.raw.writableEnded) reply.raw.end();

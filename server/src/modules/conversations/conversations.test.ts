@@ -191,6 +191,12 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
         const agent = await bare.app.inject({ method: 'POST', url: `/api/v1/agents/coordinator/${wf.id}/message`, headers: someone.auth, payload: { message: 'hi' } });
         expect(agent.statusCode).toBe(409);
         expect(agent.json().modal.level).toBe('warning');
+        const step = (await bare.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: someone.auth, payload: { workflow_id: wf.id, step_type: 'filter' } })).json();
+        for (const path of ['workflow-step-param', 'workflow-step-param-evaluation']) {
+          const res = await bare.app.inject({ method: 'POST', url: `/api/v1/agents/${path}/${wf.id}/${step.id}/message`, headers: { ...someone.auth, 'accept-language': 'zh-CN' }, payload: { message: 'hi' } });
+          expect(res.statusCode).toBe(409);
+          expect(res.json().detail).toBe('尚未连接 AI 模型。');
+        }
       } finally {
         await bare.close();
       }
