@@ -251,6 +251,23 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       expect(await api.ok('GET', `/workflow-steps/?workflow_id=${wf.id}`)).toEqual([]);
     });
 
+    it('refuses to overwrite a workflow edited during the turn: error event, nothing of the turn applied', async () => {
+      const wf = await api.createWorkflow('Busy');
+      const conv = await api.ok('POST', '/conversations', { agent: 'coordinator', workflow_id: wf.id });
+      let edit: Promise<unknown> = Promise.resolve();
+      llm.queue({ toolCalls: [{ id: 'a1', name: 'add_step', args: { step_type: 'sort' } }] }, () => {
+        // Someone edits the workflow while the model is still answering.
+        edit = api.addStep(wf.id, 'limit');
+        return { text: 'Added a sort.', chunkSize: 4, delayMs: 80 };
+      });
+      const events = eventsOf((await stream(conv.id, 'add a sort')).body);
+      await edit;
+      expect(kinds(events)).toEqual(['message_start', 'tool_call', 'tool_result', 'text_delta', 'error']);
+      expect(events.at(-1)!.data).toMatchObject({ status: 'error', detail: expect.stringMatching(/changed/i) });
+      expect((await api.ok('GET', `/workflow-steps/?workflow_id=${wf.id}`)).map((s: { step_type: string }) => s.step_type)).toEqual(['limit']);
+      expect((await api.ok('GET', `/conversations/${conv.id}`)).messages[1]).toMatchObject({ status: 'error', commit: null, content: 'Added a sort.' });
+    });
+
     it('a dry run applies nothing and answers the proposal, through the JSON call too', async () => {
       const wf = await api.createWorkflow('Dry');
       scriptBuild();
