@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../plugins/authentication';
-import { agentDepsOf, closedSignal } from '../conversations/conversations.routes';
+import { agentDepsOf, agentTurnLimit, closedSignal } from '../conversations/conversations.routes';
 import { CoordinatorIn, CoordinatorOut, CoordinatorParams, CoordinatorQuery, EvaluationIn, EvaluationOut, StepAgentParams, StepParamIn, StepParamOut } from './agents.schemas';
 import { AgentsService } from './agents.service';
 
@@ -13,6 +13,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/coordinator/:workflowId/message',
     {
+      config: { rateLimit: agentTurnLimit },
       schema: {
         tags,
         summary: "Ask the coordinator to read or change my workflow; the turn's edits become one commit (dry_run: a proposal only)",
@@ -28,6 +29,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/workflow-step-param/:workflowId/:stepId/message',
     {
+      config: { rateLimit: agentTurnLimit },
       schema: {
         tags,
         summary: "Fill one step's params from a plain-language request, validated by the step type's rules, saved as one commit (apply=false: proposed only) and previewed on a few records",
@@ -42,6 +44,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/workflow-step-param-evaluation/:workflowId/:stepId/message',
     {
+      config: { rateLimit: agentTurnLimit },
       schema: {
         tags,
         summary: "Run the step's params on a few sample records and report problems (refused params, unknown columns, a failing run, empty or malformed answers), explained by the model",

@@ -9,12 +9,23 @@ import { Id } from '../../http/common.schemas';
 import { currentUser } from '../../plugins/authentication';
 import { ConversationCreateIn, ConversationDetailOut, ConversationListQuery, ConversationOut, ConversationPage, MessageStreamIn } from './conversations.schemas';
 import { ConversationsService, type ConversationsDeps, type TurnEvent } from './conversations.service';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const tags = ['Conversations'];
 const IdParams = Type.Object({ id: Id });
 /** A comment line this often keeps proxies from closing a quiet stream (a long tool call). */
 const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Each turn calls a paid model: at most this many per user per minute, over the stream and the
+ * agents' JSON calls alike (counted after sign-in, so per user rather than per address).
+ */
+export const agentTurnLimit = {
+  max: 60,
+  timeWindow: 60_000,
+  hook: 'preHandler' as const,
+  keyGenerator: (req: FastifyRequest) => `agent-turn:${currentUser(req).id}`,
+};
 
 /** What the agents need from the app, built once per app (the conversations and agents routes share it). */
 export function agentDepsOf(app: FastifyInstance): ConversationsDeps {
@@ -93,6 +104,7 @@ const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:id/messages/stream',
     {
+      config: { rateLimit: agentTurnLimit },
       schema: {
         tags,
         summary:

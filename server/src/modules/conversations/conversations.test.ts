@@ -82,6 +82,17 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
     });
   });
 
+  it('limits the turns (paid model calls) per user per minute', async () => {
+    const busy = await signedInUser(t.app);
+    const send = () => t.app.inject({ method: 'POST', url: '/api/v1/conversations/00000000-0000-0000-0000-000000000000/messages/stream', headers: busy.auth, payload: { content: 'hi' } });
+    for (let i = 0; i < 60; i++) expect((await send()).statusCode).toBe(404);
+    const limited = await send();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().detail).toBeTruthy();
+    // Someone else is not held back.
+    expect((await api.call('POST', '/conversations/00000000-0000-0000-0000-000000000000/messages/stream', { content: 'hi' })).status).toBe(404);
+  });
+
   describe('streaming a turn', () => {
     it('streams message_start, text deltas and done in order, and stores both messages', async () => {
       const conv = await api.ok('POST', '/conversations', {});
