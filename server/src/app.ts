@@ -31,6 +31,8 @@ import variablesRoutes from './modules/variables/variables.routes';
 import historyRoutes from './modules/history/history.routes';
 import cloneRoutes from './modules/clone/clone.routes';
 import stepConnectionsRoutes from './modules/step-connections/step-connections.routes';
+import conversationsRoutes from './modules/conversations/conversations.routes';
+import agentsRoutes from './modules/agents/agents.routes';
 import { loadSecretBox, type SecretBox } from './lib/secret-box';
 
 declare module 'fastify' {
@@ -113,6 +115,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(datasetsRoutes, { prefix: `${API_PREFIX}/datasets` });
   await app.register(cloneRoutes, { prefix: API_PREFIX });
   await app.register(runsRoutes, { prefix: API_PREFIX });
+  await app.register(conversationsRoutes, { prefix: `${API_PREFIX}/conversations` });
+  await app.register(agentsRoutes, { prefix: `${API_PREFIX}/agents` });
 
   if (options.config.inProcessWorker) {
     const stop = startHousekeeping(app.db, app.log, { storage: app.storage, datasetRetentionDays: options.config.datasets.retentionDays });

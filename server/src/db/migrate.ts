@@ -8,6 +8,7 @@ import * as m005 from './migrations/005_history_deltas';
 import * as m006 from './migrations/006_published_version';
 import * as m007 from './migrations/007_runs';
 import * as m008 from './migrations/008_user_model_settings';
+import * as m009 from './migrations/009_conversations';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -25,6 +26,7 @@ const migrations: Record<string, DialectMigration> = {
   '006_published_version': m006,
   '007_runs': m007,
   '008_user_model_settings': m008,
+  '009_conversations': m009,
 };
 
 class StaticProvider implements MigrationProvider {

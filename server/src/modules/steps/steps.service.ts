@@ -82,8 +82,13 @@ export class StepsService {
 
   async update(userId: string, stepId: string, expectedVersion: number | undefined, patch: StepUpdateIn): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
-    if (patch.param_inputs) await this.checkOwnedIds(userId, stepId, patch.param_inputs);
-    return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.stepUpdated', (step) => {
+    return this.updateIn({ workflowId, userId, expectedVersion }, stepId, patch);
+  }
+
+  /** `update` on a step of `ctx.workflowId` (also one staged in a batch, not yet written). */
+  async updateIn(ctx: EditContext, stepId: string, patch: StepUpdateIn): Promise<StepResult> {
+    if (patch.param_inputs) await this.checkOwnedIds(ctx, stepId, patch.param_inputs);
+    return this.change(ctx, stepId, 'server.history.msg.stepUpdated', (step) => {
       if (patch.param_inputs !== undefined) checkParams(stepTypeOrFail(step.step_type), patch.param_inputs, 'replace');
       if (patch.name !== undefined) step.name = patch.name.trim();
       if (patch.param_inputs !== undefined) step.param_inputs = patch.param_inputs;
@@ -95,8 +100,9 @@ export class StepsService {
   /** Replaces every param value (PATCH …/param-inputs). */
   async replaceParams(userId: string, stepId: string, expectedVersion: number | undefined, values: Record<string, unknown>): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
-    await this.checkOwnedIds(userId, stepId, values);
-    return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.paramsChanged', (step) => {
+    const ctx = { workflowId, userId, expectedVersion };
+    await this.checkOwnedIds(ctx, stepId, values);
+    return this.change(ctx, stepId, 'server.history.msg.paramsChanged', (step) => {
       checkParams(stepTypeOrFail(step.step_type), values, 'replace');
       step.param_inputs = values;
     });
@@ -105,8 +111,13 @@ export class StepsService {
   /** Merges the given values into the current ones; a null value removes that param (PATCH …/partial). */
   async mergeParams(userId: string, stepId: string, expectedVersion: number | undefined, values: Record<string, unknown>): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
-    await this.checkOwnedIds(userId, stepId, values);
-    return this.change({ workflowId, userId, expectedVersion }, stepId, 'server.history.msg.paramsChanged', (step) => {
+    return this.mergeParamsIn({ workflowId, userId, expectedVersion }, stepId, values);
+  }
+
+  /** `mergeParams` on a step of `ctx.workflowId` (also one staged in a batch). */
+  async mergeParamsIn(ctx: EditContext, stepId: string, values: Record<string, unknown>): Promise<StepResult> {
+    await this.checkOwnedIds(ctx, stepId, values);
+    return this.change(ctx, stepId, 'server.history.msg.paramsChanged', (step) => {
       checkParams(stepTypeOrFail(step.step_type), values, 'merge', step.param_inputs);
       const merged = { ...step.param_inputs };
       for (const [name, value] of Object.entries(values)) {
@@ -135,10 +146,10 @@ export class StepsService {
     return workflowId;
   }
 
-  private async checkOwnedIds(userId: string, stepId: string, values: Record<string, unknown>): Promise<void> {
-    const type = await this.steps.stepTypeOf(stepId);
+  private async checkOwnedIds(ctx: EditContext, stepId: string, values: Record<string, unknown>): Promise<void> {
+    const type = ctx.batch ? ctx.batch.draft.steps.find((s) => s.id === stepId)?.step_type : await this.steps.stepTypeOf(stepId);
     const description = type ? getStepType(type) : undefined;
-    if (description) await checkOwnedParams(this.db, userId, description, values);
+    if (description) await checkOwnedParams(this.db, ctx.userId, description, values);
   }
 
   private async change(ctx: EditContext, stepId: string, messageKey: string, mutate: (step: StepState) => void): Promise<StepResult> {

@@ -26,6 +26,33 @@ export interface EditContext {
   userId: string;
   /** The version the client based its change on (If-Match); a different current version → 409. */
   expectedVersion?: number;
+  /** Stage the edit in this batch instead of writing it (an agent's turn: one commit at its end). */
+  batch?: EditBatch;
+}
+
+/**
+ * Edits staged in memory on a copy of the workflow and written later as ONE commit (the
+ * coordinator's turn, docs/agents.md), or never (a dry run). Each staged edit runs the same
+ * mutation and graph rules as a direct one, so a tool sees the same refusals as the API; the
+ * services read the staged state through `draft`.
+ */
+export class EditBatch {
+  /** The workflow with every staged edit applied. */
+  draft: WorkflowSnapshot;
+  /** How many edits were staged. */
+  staged = 0;
+
+  constructor(
+    readonly workflow: WorkflowRow,
+    readonly base: WorkflowSnapshot,
+  ) {
+    this.draft = cloneJson(base);
+  }
+
+  /** What the staged edits change, as the history records it. */
+  changes(): Change[] {
+    return diffSnapshots(this.base, this.draft, this.workflow.id);
+  }
 }
 
 export interface EditResult<T> {
@@ -73,11 +100,41 @@ export class WorkflowEditor {
 
   /** `message` may be computed from the result, e.g. to name the step just changed. */
   async edit<T>(ctx: EditContext, message: CommitMessage | ((result: T) => CommitMessage), mutate: Mutation<T>): Promise<EditResult<T>> {
+    if (ctx.batch) return this.stage(ctx.batch, mutate);
     return this.withRetry(ctx, (_repos, workflow, before) => {
       const draft = cloneJson(before);
       const result = mutate(draft, workflow);
       return { after: draft, kind: 'edit' as const, message: typeof message === 'function' ? message(result) : message, result, warnings: [] };
     });
+  }
+
+  /** A batch on the caller's workflow as it is now (404 for another's). */
+  async beginBatch(workflowId: string, userId: string): Promise<EditBatch> {
+    const workflows = new WorkflowsRepository(this.db);
+    const workflow = await workflows.findOwned(workflowId, userId);
+    if (!workflow) throw notFound('server.workflows.notFound');
+    return new EditBatch(workflow, await workflows.loadSnapshot(workflow));
+  }
+
+  /**
+   * Writes a batch's staged edits as one commit (undone by one undo). Based on the version the
+   * batch started from: when the workflow changed meanwhile it answers 409 instead of overwriting.
+   * Null when the batch changes nothing.
+   */
+  async commitBatch(batch: EditBatch, userId: string, message: CommitMessage): Promise<EditResult<null> | null> {
+    if (!batch.changes().length) return null;
+    const after = cloneJson(batch.draft);
+    return this.withRetry({ workflowId: batch.workflow.id, userId, expectedVersion: batch.workflow.version }, () => ({ after, kind: 'edit' as const, message, result: null, warnings: [] }));
+  }
+
+  private stage<T>(batch: EditBatch, mutate: Mutation<T>): EditResult<T> {
+    const draft = cloneJson(batch.draft);
+    const result = mutate(draft, batch.workflow);
+    const problems: Problem[] = graphProblems(draft.steps, this.limitsOf);
+    if (problems.length) throw new ValidationFailed(problems);
+    batch.draft = draft;
+    batch.staged++;
+    return { workflow: { ...batch.workflow, can_undo: false, can_redo: false }, snapshot: draft, commit: null, result, warnings: [] };
   }
 
   async undo(ctx: EditContext): Promise<EditResult<null>> {
