@@ -1,4 +1,3 @@
-import { requireChatModel } from '../../ai';
 import type { Db } from '../../db/database';
 import type { AgentKind } from '../../db/schema';
 import { translate, type Language } from '../../i18n/messages';
@@ -41,7 +40,7 @@ export class AgentsService {
 
   /** Fills one step's params from the request (saved as one commit unless apply=false) and previews them. */
   async stepParam(userId: string, workflowId: string, stepId: string, input: StepParamIn, language: Language, signal: AbortSignal) {
-    requireChatModel(this.deps.llm);
+    await this.deps.models.requireChatModel(userId);
     const agent = await stepParamTurn(this.deps, userId, workflowId, stepId, language, input.apply ?? true, signal);
     const conversationId = await this.conversationFor(userId, 'step_param', workflowId, input.conversation_id, stepId);
     const { messageId } = await this.run(userId, conversationId, input.message, language, signal, agent);
@@ -51,7 +50,7 @@ export class AgentsService {
   /** Runs the step on a few sample records, lists the problems, and has the model explain them. */
   async evaluate(userId: string, workflowId: string, stepId: string, input: EvaluationIn, language: Language, signal: AbortSignal) {
     // Checked before the sample run, which costs a run.
-    requireChatModel(this.deps.llm);
+    await this.deps.models.requireChatModel(userId);
     const agent = await evaluationTurn(this.deps, userId, workflowId, stepId, language, input.sample_size ?? 5, signal);
     const conversationId = await this.conversationFor(userId, 'step_param_evaluation', workflowId, input.conversation_id, stepId);
     const { messageId } = await this.run(userId, conversationId, input.message ?? translate(language, 'server.agents.eval.request'), language, signal, agent);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UserModels } from '../users/user-models';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createEmbedder } from '../step-infos/embeddings';
 import { StepInfoSearch } from '../step-infos/search.service';
@@ -37,7 +38,7 @@ export function agentDepsOf(app: FastifyInstance): ConversationsDeps {
     runs: new RunsService(app.runs, app.runEvents),
     runEngine: app.runs,
     datasets: new DatasetsService(app.db, app.datasets),
-    llm: app.config.llm,
+    models: new UserModels(app.db, app.secrets, app.config),
     log: app.log,
   };
 }

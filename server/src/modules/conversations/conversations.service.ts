@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { streamText, stepCountIs } from 'ai';
-import { describeModelFailure, modelCallFailed, requireChatModel } from '../../ai';
-import type { LlmConfig } from '../../config/config';
+import { describeModelFailure, modelCallFailed } from '../../ai';
+import type { UserModels } from '../users/user-models';
 import type { Db } from '../../db/database';
 import type { AgentKind, MessageStatus } from '../../db/schema';
 import { translate, type Language, type MessageValues } from '../../i18n/messages';
@@ -42,7 +42,8 @@ export interface TurnInput {
 }
 
 export interface ConversationsDeps extends AgentDeps {
-  llm: LlmConfig;
+  /** Whose chat model answers: the user's own from settings, else the operator's. */
+  models: UserModels;
   log: Log;
 }
 
@@ -143,7 +144,7 @@ export class ConversationsService {
   async *turn(userId: string, conversationId: string, input: TurnInput): AsyncGenerator<TurnEvent> {
     const t = (key: string, values?: MessageValues) => translate(input.language, key, values);
     const conversation = await this.owned(userId, conversationId);
-    const chat = requireChatModel(this.deps.llm);
+    const chat = await this.deps.models.requireChatModel(userId);
     const agent = input.agent ?? (await startAgentTurn(this.deps, conversation, userId, input.language, input.dryRun, input.signal));
     const history = historyForModel(await this.repo.messages(conversationId), input.content);
 
