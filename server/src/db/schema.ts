@@ -58,6 +58,7 @@ export interface Database {
   dataset_parents: DatasetParentsTable;
   compute_jobs: ComputeJobsTable;
   run_events: RunEventsTable;
+  ai_answer_cache: AiAnswerCacheTable;
 }
 
 
@@ -350,5 +351,16 @@ export interface RunEventsTable {
   type: string;
   /** JSON */
   payload: string;
+  created_at: string;
+}
+
+/** An AI step's answer, by owner and key (migration 008). */
+export interface AiAnswerCacheTable {
+  user_id: string;
+  /** SHA-256 of the model id, the prompt after templating, the schema and the call's options. */
+  cache_key: string;
+  model_id: string;
+  /** JSON text of the answer. */
+  answer: string;
   created_at: string;
 }

@@ -2,6 +2,9 @@ export { StepParamsInvalid } from './errors';
 export { runSqlStep, StepRunFailed, type RunSqlStep } from './execute';
 export { getRunner, pendingRunners, runners } from './registry';
 export type {
+  AiAccess,
+  AnswerCache,
+  AppendedColumn,
   BatchOutput,
   Column,
   FolderEntry,

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { chatModelFor, embeddingModelFor, NoModelConfigured, type ModelSettings } from '../../ai';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { DatasetAlreadyStored, datasetKey, type DatasetMetadata, type Datasets } from '../../engine/datasets';
@@ -17,6 +18,7 @@ import { DatasetsService } from '../datasets/datasets.service';
 import { UsageEventsRepository, type UsageEvent } from '../files/files.repository';
 import { findCycle } from '../workflows/workflow-state';
 import { WorkflowsRepository } from '../workflows/workflows.repository';
+import { AiAnswerCache } from './ai-answer-cache';
 import { PerRecordBatches, partsPrefix } from './per-record-batches';
 import { planRun } from './run-plan';
 import type { RunEventBus } from './run-events';
@@ -73,6 +75,25 @@ function uuidFrom(text: string): string {
 }
 
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+/** The AI steps' models (`RunContext.ai`): none configured, each use throws NoModelConfigured. */
+function aiAccess(settings: ModelSettings, timeoutMs: number, cache: AiAnswerCache): RunContext['ai'] {
+  return {
+    chat(model) {
+      const chat = chatModelFor(model ? { ...settings, model } : settings);
+      if (!chat || !settings.model) throw new NoModelConfigured();
+      return chat;
+    },
+    embedding(model) {
+      if (!settings.model) throw new NoModelConfigured();
+      const chat = chatModelFor(settings)!;
+      // The chat model's id names the provider and host; the embedding model replaces its name.
+      return { model: embeddingModelFor(settings, model), id: `${chat.id.split(':')[0]}:${model}@${chat.id.split('@').pop()}` };
+    },
+    timeoutMs,
+    cache,
+  };
+}
 
 /** A failure as stored in `error`: the catalog key and values, so each reader gets their language. */
 export interface StoredError {
@@ -486,6 +507,8 @@ export class RunEngine {
       const events = usage.splice(0);
       await this.usage.record(events);
     };
+    const aiCache = new AiAnswerCache(this.deps.db, run.user_id);
+    const ai = aiAccess(await this.modelSettingsFor(run.user_id), this.deps.config.llm.timeoutMs, aiCache);
     const ctx: RunContext = {
       ownerId: run.user_id,
       stepRunId: stepRun.id,
@@ -500,6 +523,7 @@ export class RunEngine {
       },
       files,
       http: this.deps.http,
+      ai,
       output: { datasetId, name },
       usage: ({ kind, quantity, key }) =>
         usage.push({ userId: run.user_id, kind, quantity, refId: stepRun.id, idempotencyKey: `${stepRun.id}:${kind}:${key}`.slice(0, 500) }),
@@ -562,6 +586,10 @@ export class RunEngine {
       }
     }
     await flushUsage();
+    if (step.step_type.startsWith('ai_')) {
+      const pruned = await aiCache.prune().catch((err) => void this.deps.log.warn({ err }, 'could not prune the AI answer cache'));
+      if (pruned) log(`Pruned ${pruned} old AI answer(s) from the cache`);
+    }
     log(`Done: ${output.rowCount} record(s)${failed ? `, ${failed} failed` : ''}`);
     return { output, failed, cacheKey, summary, done: runner.kind === 'per-record' ? inputs[0].rowCount : output.rowCount };
   }
@@ -603,6 +631,15 @@ export class RunEngine {
   }
 
   /** The run's variables: values frozen at the start, secrets opened now (they are never stored in a run). */
+  /**
+   * The model settings that apply to a run of this owner's: today the server's (LLM_*). The one
+   * place to change when users may bring their own model (settings, keys sealed).
+   */
+  async modelSettingsFor(_ownerId: string): Promise<ModelSettings> {
+    const { baseUrl, apiKey, model, provider } = this.deps.config.llm;
+    return { baseUrl, apiKey, model, provider };
+  }
+
   private async variables(run: WorkflowRunRow, snapshot: RunSnapshot): Promise<Vars> {
     const vars: Record<string, unknown> = {};
     for (const v of snapshot.variables) vars[v.name] = v.value;

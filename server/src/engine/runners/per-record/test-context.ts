@@ -1,6 +1,7 @@
-import type { Datasets } from '../../datasets';
+import { chatModelFor, embeddingModelFor, NoModelConfigured, type ModelSettings } from '../../../ai';
+import type { Datasets, JsonValue } from '../../datasets';
 import type { OutboundHttpClient } from '../../outbound-http';
-import type { RunContext, UserFiles, Vars } from '../types';
+import type { AiAccess, AnswerCache, RunContext, UserFiles, Vars } from '../types';
 
 /**
  * A RunContext for per-record runners' tests: what they use (signal, vars, http, log, progress) is
@@ -22,7 +23,40 @@ function untouchable<T extends object>(what: string): T {
   });
 }
 
-export function testRunContext(options: { http?: OutboundHttpClient; vars?: Vars } = {}): TestRunContext {
+/** For contexts of steps that use no model: reaching `ctx.ai` throws. */
+export const untouchableAi = (): AiAccess => untouchable<AiAccess>('ai');
+
+/** A cache kept in memory, for runner tests (the run engine's is a database table, tested there). */
+export class MemoryAnswerCache implements AnswerCache {
+  readonly entries = new Map<string, { modelId: string; answer: JsonValue }>();
+  async get(keys: readonly string[]) {
+    const found = new Map<string, JsonValue>();
+    for (const key of keys) if (this.entries.has(key)) found.set(key, this.entries.get(key)!.answer);
+    return found;
+  }
+  async put(entries: readonly { key: string; modelId: string; answer: JsonValue }[]) {
+    for (const e of entries) this.entries.set(e.key, { modelId: e.modelId, answer: e.answer });
+  }
+}
+
+/** Models from `settings` (a stand-in's), as the run engine builds them from the configuration. */
+export function testAi(settings: ModelSettings, options: { timeoutMs?: number; cache?: AnswerCache } = {}): AiAccess {
+  return {
+    chat(model) {
+      const chat = chatModelFor(model ? { ...settings, model } : settings);
+      if (!chat) throw new NoModelConfigured();
+      return chat;
+    },
+    embedding(model) {
+      if (!settings.model) throw new NoModelConfigured();
+      return { model: embeddingModelFor(settings, model), id: `embedding:${model}@${settings.baseUrl}` };
+    },
+    timeoutMs: options.timeoutMs ?? 10_000,
+    cache: options.cache ?? new MemoryAnswerCache(),
+  };
+}
+
+export function testRunContext(options: { http?: OutboundHttpClient; vars?: Vars; ai?: AiAccess } = {}): TestRunContext {
   const lines: string[] = [];
   const used: TestRunContext['used'] = [];
   const controller = new AbortController();
@@ -37,6 +71,7 @@ export function testRunContext(options: { http?: OutboundHttpClient; vars?: Vars
     datasets: untouchable<Datasets>('datasets'),
     files: untouchable<UserFiles>('files'),
     http: options.http ?? untouchable<OutboundHttpClient>('http'),
+    ai: options.ai ?? untouchableAi(),
     output: { datasetId: '00000000-0000-4000-8000-000000000001', name: 'output' },
     lines,
     used,
