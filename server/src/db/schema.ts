@@ -362,5 +362,10 @@ export interface AiAnswerCacheTable {
   model_id: string;
   /** JSON text of the answer. */
   answer: string;
+  /** The step run and record that paid for it, and its tokens (recorded again only by that step run, under that record). */
+  step_run_id: string | null;
+  record_id: string | null;
+  tokens_in: number;
+  tokens_out: number;
   created_at: string;
 }

@@ -19,6 +19,13 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('model_id', 'text', (c) => c.notNull())
     // The answer as JSON text: a string, an object of fields, or a vector.
     .addColumn('answer', 'text', (c) => c.notNull())
+    // Who paid for the answer (step run, record) and how much: the same step run finding it again after a crash
+    // (its batch's usage not stored yet) records these tokens under the same record key, once.
+    // No foreign key: the answer outlives the run.
+    .addColumn('step_run_id', 'text')
+    .addColumn('record_id', 'text')
+    .addColumn('tokens_in', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('tokens_out', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', timestampType(dialect), (c) => c.notNull())
     .addPrimaryKeyConstraint('ai_answer_cache_pk', ['user_id', 'cache_key'])
     .execute();

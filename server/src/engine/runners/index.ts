@@ -5,6 +5,7 @@ export type {
   AiAccess,
   AnswerCache,
   AppendedColumn,
+  CachedAnswer,
   BatchOutput,
   Column,
   FolderEntry,

@@ -128,8 +128,22 @@ export interface AiAccess {
 /** The owner's cached model answers (a table the run engine keeps bounded). */
 export interface AnswerCache {
   /** The answers found, by key; missing keys are absent. */
-  get(keys: readonly string[]): Promise<Map<string, JsonValue>>;
-  put(entries: readonly { key: string; modelId: string; answer: JsonValue }[]): Promise<void>;
+  get(keys: readonly string[]): Promise<Map<string, CachedAnswer>>;
+  put(entries: readonly ({ key: string; modelId: string } & CachedAnswer)[]): Promise<void>;
+}
+
+/**
+ * A stored answer, with the step run and record that paid for it and its tokens: an answer found
+ * again by the same step run (a batch redone after a crash, whose usage was not stored yet) records
+ * those tokens again under the paying record's key, so they are paid exactly once; any other run,
+ * or another record asking the same, pays nothing.
+ */
+export interface CachedAnswer {
+  answer: JsonValue;
+  stepRunId: string | null;
+  recordId: string | null;
+  tokensIn: number;
+  tokensOut: number;
 }
 
 /** The owner's files, as steps need them. Ids are checked against the owner; another user's file is not found. */

@@ -158,18 +158,19 @@ describe('AI steps in runs', () => {
     const other = await signedInUser(t.app);
     const mine = new AiAnswerCache(t.app.db, user.user.id as string);
     const theirs = new AiAnswerCache(t.app.db, other.user.id as string);
-    await mine.put([{ key: 'old', modelId: 'm', answer: 'a' }]);
+    const entry = (key: string, answer: unknown) => ({ key, modelId: 'm', answer: answer as never, stepRunId: null, recordId: null, tokensIn: 0, tokensOut: 0 });
+    await mine.put([entry('old', 'a')]);
     await t.app.db.updateTable('ai_answer_cache').set({ created_at: new Date(Date.now() - 40 * 24 * 3600_000).toISOString() }).where('cache_key', '=', 'old').execute();
     for (const key of ['k1', 'k2', 'k3']) {
-      await mine.put([{ key, modelId: 'm', answer: { key } }]);
+      await mine.put([entry(key, { key })]);
       await new Promise((r) => setTimeout(r, 5));
     }
-    await theirs.put([{ key: 'k1', modelId: 'm', answer: 'theirs' }]);
+    await theirs.put([entry('k1', 'theirs')]);
     expect(await mine.prune({ maxEntries: 2 })).toBe(2);
     expect([...(await mine.get(['old', 'k1', 'k2', 'k3'])).keys()].sort()).toEqual(['k2', 'k3']);
-    expect((await theirs.get(['k1'])).get('k1')).toBe('theirs');
+    expect((await theirs.get(['k1'])).get('k1')?.answer).toBe('theirs');
     // Storing a key again replaces its answer.
-    await mine.put([{ key: 'k2', modelId: 'm', answer: [1, 2] }]);
-    expect((await mine.get(['k2'])).get('k2')).toEqual([1, 2]);
+    await mine.put([{ ...entry('k2', [1, 2]), stepRunId: 'sr', recordId: 'r9', tokensIn: 7, tokensOut: 3 }]);
+    expect((await mine.get(['k2'])).get('k2')).toEqual({ answer: [1, 2], stepRunId: 'sr', recordId: 'r9', tokensIn: 7, tokensOut: 3 });
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ModelSettings } from '../../../ai';
 import { startLlmServer, textOf, type ChatRequestSeen, type LlmServer } from '../../../test/llm-server';
 import type { JsonRecord } from '../../datasets';
@@ -23,8 +24,13 @@ beforeEach(() => {
   llm.setDefault((r) => ({ text: `Echo: ${textOf(r.messages.at(-1)?.content)}` }));
 });
 
-const context = (options: { cache?: MemoryAnswerCache; vars?: Record<string, unknown>; timeoutMs?: number; noModel?: boolean } = {}) =>
-  testRunContext({ vars: options.vars, ai: testAi(options.noModel ? { ...settings, model: null } : settings, { cache: options.cache, timeoutMs: options.timeoutMs }) });
+/** A step run's context (each its own step run unless `stepRunId` says otherwise). */
+const context = (options: { cache?: MemoryAnswerCache; vars?: Record<string, unknown>; timeoutMs?: number; noModel?: boolean; stepRunId?: string } = {}) =>
+  testRunContext({
+    vars: options.vars,
+    stepRunId: options.stepRunId ?? randomUUID(),
+    ai: testAi(options.noModel ? { ...settings, model: null } : settings, { cache: options.cache, timeoutMs: options.timeoutMs }),
+  });
 
 const reviews: JsonRecord[] = [
   { _id: 'r1', review: 'Great product, works well', stars: 5 },
@@ -155,6 +161,16 @@ describe('ai_prompt', () => {
     expect(llm.requests).toHaveLength(4);
   });
 
+  it('a batch redone by the same step run (after a crash) takes its answers from the cache and records their tokens again under the same keys', async () => {
+    const cache = new MemoryAnswerCache();
+    const first = await run(aiPromptRunner, reviews.slice(0, 3), { prompt: 'Again {{field.review}}' }, context({ cache, stepRunId: 'sr-crashed' }));
+    expect(llm.requests).toHaveLength(3);
+    // Its usage was lost with the process; the redo pays the same amounts under the same keys (counted once by the engine).
+    const redo = await run(aiPromptRunner, reviews.slice(0, 3), { prompt: 'Again {{field.review}}' }, context({ cache, stepRunId: 'sr-crashed' }));
+    expect(llm.requests).toHaveLength(3);
+    expect(redo.ctx.used).toEqual(first.ctx.used);
+  });
+
   it('fails with the no-model message before any record is called', async () => {
     await expect(run(aiPromptRunner, reviews, { prompt: 'hi' }, context({ noModel: true }))).rejects.toMatchObject({ name: 'NoModelConfigured', messageKey: 'server.ai.noModel' });
     expect(llm.requests).toHaveLength(0);
@@ -245,7 +261,8 @@ describe('ai_embed', () => {
     expect(first.rows.map((r) => (Array.isArray(r.embedding) ? r.embedding.length : r.embedding))).toEqual([8, null, 8, null, 8]);
     expect(first.rows[0].embedding).toEqual(first.rows[4].embedding);
     expect(first.ctx.used.every((u) => u.kind === 'ai_tokens_in')).toBe(true);
-    expect(new Set(first.ctx.used.map((u) => u.key)).size).toBe(first.ctx.used.length);
+    // r5 repeats r1's text: paid once, under r1's key (the engine counts a key once).
+    expect([...new Set(first.ctx.used.map((u) => u.key))].sort()).toEqual(['r1', 'r3']);
 
     const second = await run(aiEmbedRunner, [...records, { _id: 'r6', review: 'new text', stars: 2 }], { column: 'review', model: 'stand-in-embed' }, context({ cache }));
     expect(llm.embeddings).toEqual([['Great product, works well', '很好用，推荐 👍'], ['new text']]);

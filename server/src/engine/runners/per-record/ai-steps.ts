@@ -4,7 +4,7 @@ import type { ParamValues } from '../../params';
 import { expectInputs, RECORD_ID, resolveParams } from '../columns';
 import { paramProblem } from '../errors';
 import { newColumnName } from '../transform';
-import type { AppendedColumn, Column, PerRecordRunner, RunContext, Vars } from '../types';
+import type { AppendedColumn, CachedAnswer, Column, PerRecordRunner, RunContext, Vars } from '../types';
 import {
   AI_BATCH_SIZE,
   askChat,
@@ -147,13 +147,23 @@ function chatRunner(stepType: string, plan: (input: Column[], params: ParamValue
         if (!ask) return { values: {} };
         const key = cacheKey({ step: stepType, model: chat.id, system: ask.system, prompt: ask.prompt, schema: ask.schema?.json ?? null, temperature: ask.temperature, maxTokens: ask.maxTokens });
         const cached = (await ctx.ai.cache.get([key])).get(key);
-        if (cached !== undefined) return { values: p.values(cached) };
-        const answer = await askChat(ctx, chat, ask, signal, `record “${String(record[RECORD_ID])}”`);
-        await ctx.ai.cache.put([{ key, modelId: chat.id, answer: answer.value }]);
+        if (cached !== undefined) return { values: p.values(cached.answer), ...paidHere(ctx, cached) };
+        const id = String(record[RECORD_ID]);
+        const answer = await askChat(ctx, chat, ask, signal, `record “${id}”`);
+        await ctx.ai.cache.put([{ key, modelId: chat.id, answer: answer.value, stepRunId: ctx.stepRunId, recordId: id, tokensIn: answer.tokensIn, tokensOut: answer.tokensOut }]);
         return { values: p.values(answer.value), tokens: [answer.tokensIn, answer.tokensOut] };
       });
     },
   };
+}
+
+/**
+ * The tokens of a cached answer that this very step run paid for (its batch was redone after a
+ * crash before its usage was stored): recorded again under the paying record's key, they count
+ * once. An answer another run paid for costs nothing.
+ */
+function paidHere(ctx: RunContext, cached: CachedAnswer): { tokens: [number, number]; paidBy: string } | Record<string, never> {
+  return cached.stepRunId === ctx.stepRunId && cached.recordId ? { tokens: [cached.tokensIn, cached.tokensOut], paidBy: cached.recordId } : {};
 }
 
 const withError = (common: AiCommon, columns: AppendedColumn[]): AppendedColumn[] => [...columns, { name: common.errorColumn, type: 'VARCHAR' }];
@@ -356,36 +366,47 @@ export const aiEmbedRunner: PerRecordRunner = {
     const known = await ctx.ai.cache.get([...new Set([...texts.values()].map(keyOf))]);
     const missing = [...new Set([...texts.values()].filter((t) => !known.has(keyOf(t))))];
     const vectors = new Map<string, number[]>();
+    // Per text, the tokens this step run pays and the record paying them: fresh texts (the first
+    // record with each), and cached ones it paid for before a crash (the record that paid then).
+    const paid = new Map<string, { tokens: number; recordId: string }>();
     for (const text of texts.values()) {
       const cached = known.get(keyOf(text));
-      if (Array.isArray(cached)) vectors.set(text, cached as number[]);
+      if (!cached || !Array.isArray(cached.answer)) continue;
+      vectors.set(text, cached.answer as number[]);
+      const here = paidHere(ctx, cached);
+      if (here.tokens?.[0]) paid.set(text, { tokens: here.tokens[0], recordId: here.paidBy });
     }
     // One call for the batch's new texts; its tokens are shared among their records by length.
     let failure: RecordFailed | null = null;
-    let tokens = 0;
     if (missing.length) {
       try {
         const result = await withModelRetries(ctx, ctx.signal, `embedding ${missing.length} text(s)`, (abortSignal) =>
           embedMany({ model: embedding.model, values: missing, maxRetries: 0, abortSignal, maxParallelCalls: 1 }),
         );
         result.embeddings.forEach((vector, i) => vectors.set(missing[i], vector));
-        tokens = result.usage?.tokens ?? 0;
-        await ctx.ai.cache.put(missing.map((text, i) => ({ key: keyOf(text), modelId: embedding.id, answer: result.embeddings[i] })));
+        // The call's tokens, shared among its texts by length.
+        const tokens = result.usage?.tokens ?? 0;
+        const chars = missing.reduce((sum, t) => sum + t.length, 0) || 1;
+        const firstRecord = new Map<string, string>();
+        for (const [id, text] of texts) if (!firstRecord.has(text)) firstRecord.set(text, id);
+        for (const text of missing) paid.set(text, { tokens: Math.round((tokens * text.length) / chars), recordId: firstRecord.get(text)! });
+        await ctx.ai.cache.put(
+          missing.map((text, i) => ({ key: keyOf(text), modelId: embedding.id, answer: result.embeddings[i], stepRunId: ctx.stepRunId, recordId: paid.get(text)!.recordId, tokensIn: paid.get(text)!.tokens, tokensOut: 0 })),
+        );
       } catch (err) {
         if (!(err instanceof RecordFailed)) throw err;
         failure = err;
       }
     }
-    const fresh = new Set(missing);
-    const freshChars = [...texts.entries()].filter(([, t]) => fresh.has(t)).reduce((sum, [, t]) => sum + t.length, 0) || 1;
     const output = await perRecord(ctx, records, plan.common, [{ name: plan.output, type: 'DOUBLE[]' }], async (record) => {
       const id = String(record[RECORD_ID]);
       const text = texts.get(id);
       if (text === undefined) return { values: {} };
       const vector = vectors.get(text);
       if (!vector) throw failure ?? new RecordFailed('The embedding model answered no vector for this text');
-      const share = fresh.has(text) && failure === null ? Math.round((tokens * text.length) / freshChars) : 0;
-      return { values: { [plan.output]: vector }, ...(share ? { tokens: [share, 0] as [number, number] } : {}) };
+      // A text several records share is paid once, under the paying record's key.
+      const payer = paid.get(text);
+      return { values: { [plan.output]: vector }, ...(payer?.tokens ? { tokens: [payer.tokens, 0] as [number, number], paidBy: payer.recordId } : {}) };
     });
     return output;
   },

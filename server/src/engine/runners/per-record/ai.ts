@@ -265,6 +265,8 @@ export interface RecordOutcome {
   values: JsonRecord;
   /** Fresh answer's tokens; absent when the answer came from the cache. */
   tokens?: [number, number];
+  /** The record that paid for a cached answer, when its tokens are recorded again (see CachedAnswer). */
+  paidBy?: string;
 }
 
 /**
@@ -296,7 +298,7 @@ export async function perRecord(
     const id = String(record[RECORD_ID]);
     try {
       const outcome = await work(record, stop.signal);
-      useTokens(id, outcome.tokens);
+      useTokens(outcome.paidBy ?? id, outcome.tokens);
       return { ...empty(), ...outcome.values, [RECORD_ID]: id, [common.errorColumn]: null };
     } catch (err) {
       if (stop.signal.aborted) throw ctx.signal.aborted ? stopped(ctx.signal) : err;

@@ -1,7 +1,7 @@
 import { chatModelFor, embeddingModelFor, NoModelConfigured, type ModelSettings } from '../../../ai';
-import type { Datasets, JsonValue } from '../../datasets';
+import type { Datasets } from '../../datasets';
 import type { OutboundHttpClient } from '../../outbound-http';
-import type { AiAccess, AnswerCache, RunContext, UserFiles, Vars } from '../types';
+import type { AiAccess, AnswerCache, CachedAnswer, RunContext, UserFiles, Vars } from '../types';
 
 /**
  * A RunContext for per-record runners' tests: what they use (signal, vars, http, log, progress) is
@@ -28,14 +28,17 @@ export const untouchableAi = (): AiAccess => untouchable<AiAccess>('ai');
 
 /** A cache kept in memory, for runner tests (the run engine's is a database table, tested there). */
 export class MemoryAnswerCache implements AnswerCache {
-  readonly entries = new Map<string, { modelId: string; answer: JsonValue }>();
+  readonly entries = new Map<string, CachedAnswer & { modelId: string }>();
   async get(keys: readonly string[]) {
-    const found = new Map<string, JsonValue>();
-    for (const key of keys) if (this.entries.has(key)) found.set(key, this.entries.get(key)!.answer);
+    const found = new Map<string, CachedAnswer>();
+    for (const key of keys) {
+      const entry = this.entries.get(key);
+      if (entry) found.set(key, { answer: entry.answer, stepRunId: entry.stepRunId, recordId: entry.recordId, tokensIn: entry.tokensIn, tokensOut: entry.tokensOut });
+    }
     return found;
   }
-  async put(entries: readonly { key: string; modelId: string; answer: JsonValue }[]) {
-    for (const e of entries) this.entries.set(e.key, { modelId: e.modelId, answer: e.answer });
+  async put(entries: readonly ({ key: string; modelId: string } & CachedAnswer)[]) {
+    for (const { key, ...entry } of entries) this.entries.set(key, entry);
   }
 }
 
@@ -56,13 +59,13 @@ export function testAi(settings: ModelSettings, options: { timeoutMs?: number; c
   };
 }
 
-export function testRunContext(options: { http?: OutboundHttpClient; vars?: Vars; ai?: AiAccess } = {}): TestRunContext {
+export function testRunContext(options: { http?: OutboundHttpClient; vars?: Vars; ai?: AiAccess; stepRunId?: string } = {}): TestRunContext {
   const lines: string[] = [];
   const used: TestRunContext['used'] = [];
   const controller = new AbortController();
   return {
     ownerId: 'owner-1',
-    stepRunId: 'step-run-1',
+    stepRunId: options.stepRunId ?? 'step-run-1',
     signal: controller.signal,
     controller,
     dataset: () => Promise.reject(new Error('a per-record runner reads no dataset by id')),
