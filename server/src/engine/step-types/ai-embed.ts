@@ -5,9 +5,9 @@ export const aiEmbed: StepTypeDescription = {
   id: 'ai_embed',
   name: 'AI embed text',
   description:
-    'Turn the text of each row into an embedding vector (a list of numbers) with an AI embedding model, for similarity search, clustering or deduplication by meaning.',
+    'Turn the text of each row into an embedding vector (a list of numbers) with an AI embedding model, for similarity search, semantic search, clustering, recommendations or finding near-duplicate texts: the vectors of texts about the same thing lie close together.',
   category: 'enrich',
-  tags: ['ai', 'embedding', 'vector', 'semantic', 'per-record'],
+  tags: ['ai', 'embedding', 'vector', 'semantic', 'similarity', 'per-record'],
   params: [
     { name: 'column', type: 'column', label: 'Text column', help: 'The column whose text is embedded (at most 32,000 characters of it). An empty value is not sent and gets no vector.', required: true },
     {
@@ -29,7 +29,7 @@ export const aiEmbed: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: 'AI 文本向量',
-      description: '用 AI 嵌入模型把每一行的文本转换成嵌入向量（一组数字），用于相似度搜索、聚类或按语义去重。',
+      description: '用 AI 嵌入模型把每一行的文本转换成嵌入向量（一组数字），用于相似度搜索、语义搜索、聚类、推荐或按语义去重：意思相同的文本，其向量彼此接近。',
       params: {
         column: { label: '文本列', help: '要转换的文本所在的列（最多取其前 32,000 个字符）。空值不会发送，也没有向量。' },
         model: { label: '嵌入模型', help: '服务器 AI 服务（LLM_BASE_URL）上的嵌入模型名称，例如 text-embedding-3-small 或 nomic-embed-text。' },

@@ -4,9 +4,10 @@ import type { StepTypeDescription } from './step-type';
 export const aiSummarize: StepTypeDescription = {
   id: 'ai_summarize',
   name: 'AI summarize',
-  description: 'Shorten the text of each row into a summary with an AI language model: one sentence, a few sentences or a paragraph; as prose, bullet points or a headline.',
+  description:
+    'Summarize the text of each row with an AI language model (LLM, GPT): a summary of one sentence, a few sentences or a paragraph, as prose, bullet points or a headline; e.g. summarise reviews, tickets, articles or emails.',
   category: 'enrich',
-  tags: ['ai', 'llm', 'summarize', 'summary', 'tldr', 'per-record'],
+  tags: ['ai', 'llm', 'gpt', 'summarize', 'summary', 'tldr', 'per-record'],
   params: [
     { name: 'column', type: 'column', label: 'Text column', help: 'The column whose text is summarised. An empty value is not sent and gets no summary.', required: true },
     {
@@ -32,7 +33,7 @@ export const aiSummarize: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: 'AI 摘要',
-      description: '用 AI 大语言模型把每一行的文本缩写成摘要：一句话、几句话或一段；可以是正文、要点列表或标题。',
+      description: '用 AI 大语言模型（LLM、GPT）为每一行的文本写摘要：一句话、几句话或一段；可以是正文、要点列表或标题；例如总结评论、工单、文章或邮件。',
       params: {
         column: { label: '文本列', help: '要摘要的文本所在的列。空值不会发送，也没有摘要。' },
         length: { label: '长度', help: 'short：一句话。medium：约三句话。long：一段，最多 150 个英文词。' },
