@@ -1,3 +1,4 @@
+import type { JsonValue } from '../../engine/datasets';
 import { startLlmServer, textOf, type LlmServer } from '../../test/llm-server';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { workflowClient } from '../../test/workflow-helpers';
@@ -158,7 +159,7 @@ describe('AI steps in runs', () => {
     const other = await signedInUser(t.app);
     const mine = new AiAnswerCache(t.app.db, user.user.id as string);
     const theirs = new AiAnswerCache(t.app.db, other.user.id as string);
-    const entry = (key: string, answer: unknown) => ({ key, modelId: 'm', answer: answer as never, stepRunId: null, recordId: null, tokensIn: 0, tokensOut: 0 });
+    const entry = (key: string, answer: JsonValue) => ({ key, modelId: 'm', answer, stepRunId: null, recordId: null, tokensIn: 0, tokensOut: 0 });
     await mine.put([entry('old', 'a')]);
     await t.app.db.updateTable('ai_answer_cache').set({ created_at: new Date(Date.now() - 40 * 24 * 3600_000).toISOString() }).where('cache_key', '=', 'old').execute();
     for (const key of ['k1', 'k2', 'k3']) {
