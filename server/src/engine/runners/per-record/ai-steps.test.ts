@@ -142,6 +142,29 @@ describe('ai_prompt', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('fails the record at once when the wait asked is too long, and the step when the key is refused; asks for another model by name', async () => {
+    llm.queue({ status: 429, retryAfterSeconds: 600 });
+    const long = await run(aiPromptRunner, reviews.slice(0, 1), { prompt: 'hi' });
+    expect(long.failedIds).toEqual(['r1']);
+    expect(long.rows[0].ai_error).toMatch(/rate limit/);
+    expect(llm.requests).toHaveLength(1);
+
+    const guarded = await startLlmServer({ apiKey: 'right' });
+    try {
+      const ctx = testRunContext({ ai: testAi({ ...settings, baseUrl: guarded.url, apiKey: 'wrong' }) });
+      await expect(aiPromptRunner.processBatch(ctx, reviews.slice(0, 2), { prompt: 'hi' })).rejects.toMatchObject({
+        name: 'StepRunFailed',
+        messageKey: 'server.ai.authFailed',
+        reason: expect.stringMatching(/refused the API key/),
+      });
+    } finally {
+      await guarded.close();
+    }
+
+    await run(aiPromptRunner, reviews.slice(0, 1), { prompt: 'hi', model: 'other-model' });
+    expect(llm.requests.at(-1)!.model).toBe('other-model');
+  });
+
   it('gives up on a call past the time limit and retries it', async () => {
     llm.queue({ hang: true }, { text: 'late but fine' });
     const { rows } = await run(aiPromptRunner, reviews.slice(0, 1), { prompt: 'hi' }, context({ timeoutMs: 300 }));
