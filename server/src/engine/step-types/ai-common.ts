@@ -30,7 +30,7 @@ export const aiContinueParam: ParamSpec = {
   name: 'continue_on_error',
   type: 'boolean',
   label: 'Keep going on errors',
-  help: 'On: a record whose call fails (or whose answer stays invalid after one correction) gets empty answer columns and the reason in the error column, and the run goes on; "Retry failed records" redoes only those. Off: the first failure stops the step.',
+  help: 'On: a record whose call fails (or whose answer stays invalid after one correction) gets empty answer columns and the reason in the error column, and the run goes on; "Retry failed records" redoes only those. Off: the first failure stops the step. A refused API key stops it either way.',
   required: false,
   default: true,
 };
@@ -50,7 +50,7 @@ export const aiCommonTextsZh: NonNullable<StepTypeTexts['params']> = {
   concurrency: { label: '同时调用数', help: '同一时间发送给模型的记录数（1 到 16）。繁忙响应（限流、5xx）和断开的连接最多重试 3 次，并按服务的 Retry-After 等待。' },
   continue_on_error: {
     label: '出错时继续',
-    help: '开启：调用失败（或回答经一次更正后仍无效）的记录，其回答列为空，原因写入错误列，运行继续；“重试失败的记录”只重做这些记录。关闭：第一次失败就停止该步骤。',
+    help: '开启：调用失败（或回答经一次更正后仍无效）的记录，其回答列为空，原因写入错误列，运行继续；“重试失败的记录”只重做这些记录。关闭：第一次失败就停止该步骤。API 密钥被拒绝时，无论开关如何都会停止。',
   },
   error_column: { label: '错误列', help: '存放记录失败原因的列；成功时为空。' },
 };
