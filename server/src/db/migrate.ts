@@ -9,6 +9,7 @@ import * as m006 from './migrations/006_published_version';
 import * as m007 from './migrations/007_runs';
 import * as m008 from './migrations/008_user_model_settings';
 import * as m009 from './migrations/009_conversations';
+import * as m010 from './migrations/010_ai_answer_cache';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -27,6 +28,7 @@ const migrations: Record<string, DialectMigration> = {
   '007_runs': m007,
   '008_user_model_settings': m008,
   '009_conversations': m009,
+  '010_ai_answer_cache': m010,
 };
 
 class StaticProvider implements MigrationProvider {

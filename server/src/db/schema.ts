@@ -69,6 +69,7 @@ export interface Database {
   run_events: RunEventsTable;
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;
+  ai_answer_cache: AiAnswerCacheTable;
 }
 
 
@@ -396,5 +397,21 @@ export interface ConversationMessagesTable {
   commit_card: string | null;
   /** JSON {input_tokens, output_tokens}, or NULL */
   usage: string | null;
+  created_at: string;
+}
+
+/** An AI step's answer, by owner and key (migration 010). */
+export interface AiAnswerCacheTable {
+  user_id: string;
+  /** SHA-256 of the model id, the prompt after templating, the schema and the call's options. */
+  cache_key: string;
+  model_id: string;
+  /** JSON text of the answer. */
+  answer: string;
+  /** The step run and record that paid for it, and its tokens (recorded again only by that step run, under that record). */
+  step_run_id: string | null;
+  record_id: string | null;
+  tokens_in: number;
+  tokens_out: number;
   created_at: string;
 }

@@ -26,7 +26,7 @@ export interface ChatRequestSeen {
 }
 
 export type LlmReply =
-  /** A text answer; streamed in chunks of `chunkSize` characters, `delayMs` apart. */
+  /** A text answer; streamed in chunks of `chunkSize` characters, `delayMs` apart (a whole answer comes after `delayMs`). */
   | { text: string; chunkSize?: number; delayMs?: number; usage?: { prompt_tokens: number; completion_tokens: number } }
   /** One or more tool calls (with optional text before them); `args` is sent as JSON text unless it is already a string. */
   | { toolCalls: { name: string; args: unknown; id?: string }[]; text?: string }
@@ -173,6 +173,13 @@ function answer(seen: ChatRequestSeen, reply: LlmReply, id: string, res: http.Se
     const headers: Record<string, string> = reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {};
     const type = reply.status === 429 ? 'rate_limit_exceeded' : reply.status >= 500 ? 'server_error' : 'invalid_request_error';
     send(reply.status, { error: { message: reply.message ?? `stand-in answered ${reply.status}`, type } }, headers);
+    return;
+  }
+  if (!seen.stream && 'delayMs' in reply && reply.delayMs) {
+    const { delayMs: _delay, ...rest } = reply;
+    setTimeout(() => {
+      if (!res.destroyed) answer(seen, rest, id, res, send);
+    }, reply.delayMs);
     return;
   }
   if (!seen.stream) {

@@ -2,6 +2,10 @@ export { StepParamsInvalid } from './errors';
 export { runSqlStep, StepRunFailed, type RunSqlStep } from './execute';
 export { getRunner, pendingRunners, runners } from './registry';
 export type {
+  AiAccess,
+  AnswerCache,
+  AppendedColumn,
+  CachedAnswer,
   BatchOutput,
   Column,
   FolderEntry,

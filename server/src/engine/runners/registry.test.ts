@@ -21,16 +21,20 @@ describe('the runner registry', () => {
     for (const id of [...runners.keys(), ...Object.keys(pendingRunners)]) expect([id, ids.has(id)]).toEqual([id, true]);
   });
 
-  it('runs code and HTTP requests per record', () => {
+  it('runs code, HTTP requests and the AI steps per record', () => {
     expect(getRunner('code')).toMatchObject({ kind: 'per-record', output: 'replace' });
     expect(getRunner('http_request')).toMatchObject({ kind: 'per-record', output: 'append' });
+    for (const id of ['ai_prompt', 'ai_classify', 'ai_extract', 'ai_summarize', 'ai_embed']) expect([id, getRunner(id)]).toEqual([id, expect.objectContaining({ kind: 'per-record', output: 'append' })]);
+  });
+
+  it('has no step type left waiting for its runner', () => {
+    expect(pendingRunners).toEqual({});
   });
 
   it('runs the set-based steps as SQL, the sources as sources and the sinks as sinks', () => {
     for (const id of ['filter', 'select_columns', 'rename_columns', 'add_column', 'sort', 'limit', 'deduplicate', 'aggregate', 'join', 'union', 'cast_columns', 'fill_nulls', 'sample', 'pivot', 'unpivot', 'split_to_rows', 'regex_extract', 'parse_json', 'date_parts', 'reorder_columns']) {
       expect([id, getRunner(id)?.kind]).toEqual([id, 'sql']);
     }
-    expect(pendingRunners.ai_prompt.kind).toBe('per-record');
     for (const id of ['import_csv', 'import_file', 'import_folder', 'import_dataset', 'table_input', 'import_http_json']) expect([id, getRunner(id)?.kind]).toEqual([id, 'source']);
     for (const id of ['export_csv', 'export_parquet', 'export_file', 'webhook']) expect([id, getRunner(id)?.kind]).toEqual([id, 'sink']);
   });

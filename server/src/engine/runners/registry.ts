@@ -1,4 +1,5 @@
 import { aggregateRunner, joinRunner, unionRunner } from './combine';
+import { aiRunners } from './per-record/ai-steps';
 import { codeRunner } from './per-record/code';
 import { httpRequestRunner } from './per-record/http-request';
 import { sourceRunners } from './sources';
@@ -24,6 +25,7 @@ export const runners: ReadonlyMap<string, StepRunner> = new Map(
     ...reshapeRunners,
     codeRunner,
     httpRequestRunner,
+    ...aiRunners,
     exportCsvRunner,
     exportParquetRunner,
     exportFileRunner,
@@ -36,9 +38,7 @@ export const runners: ReadonlyMap<string, StepRunner> = new Map(
  * it. The registry test fails when a step type is in neither list, so a new catalogue entry cannot
  * go unnoticed.
  */
-export const pendingRunners: Readonly<Record<string, { kind: StepRunner['kind']; by: string }>> = {
-  ai_prompt: { kind: 'per-record', by: 'issue 7/8 (agents): AI steps on the per-record batches' },
-};
+export const pendingRunners: Readonly<Record<string, { kind: StepRunner['kind']; by: string }>> = {};
 
 export function getRunner(stepType: string): StepRunner | undefined {
   return runners.get(stepType);

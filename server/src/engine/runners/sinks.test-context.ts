@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Datasets } from '../datasets';
 import type { OutboundHttpClient } from '../outbound-http';
 import type { RunContext, SavedFile, UserFiles, Vars } from './types';
+import { untouchableAi } from './per-record/test-context';
 
 /**
  * A RunContext for the sinks' tests: real datasets and a real HTTP client, and a UserFiles that
@@ -56,6 +57,7 @@ export function sinkTestContext(options: { datasets: Datasets; http: OutboundHtt
     usage: () => undefined,
     files,
     http: options.http,
+    ai: untouchableAi(),
     output: { datasetId: randomUUID(), name: 'output' },
     log: (line) => logs.push(line),
     progress: (update) => progress.push(update),

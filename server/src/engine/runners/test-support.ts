@@ -8,6 +8,7 @@ import { Datasets, type DatasetMetadata } from '../datasets';
 import { AddressPolicy, createOutboundHttpClient, type OutboundHttpClient } from '../outbound-http';
 import { StepRunFailed } from './execute';
 import type { FolderEntry, RunContext, SavedFile, UserFiles, Vars } from './types';
+import { untouchableAi } from './per-record/test-context';
 
 /**
  * For runner tests (sources, sinks, per-record steps): real DuckDB over Parquet snapshots in a
@@ -134,6 +135,7 @@ export function createRunnerTestbed(): RunnerTestbed {
         datasets,
         files: userFiles(scratchDir),
         http,
+        ai: untouchableAi(),
         output: { datasetId: randomUUID(), name: options.name ?? 'output' },
         usage: () => undefined,
         async dataset(datasetId) {

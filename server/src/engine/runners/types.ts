@@ -1,4 +1,6 @@
-import type { DatasetColumn, DatasetMetadata, Datasets, JsonRecord, JsonValue, RowColumn } from '../datasets';
+import type { EmbeddingModel } from 'ai';
+import type { ChatModel } from '../../ai';
+import type { DatasetColumn, DatasetMetadata, Datasets, JsonRecord, JsonValue, RowColumnType } from '../datasets';
 import type { OutboundHttpClient } from '../outbound-http';
 import type { ParamValues } from '../params';
 import type { StepParamsInvalid } from './errors';
@@ -100,10 +102,48 @@ export interface RunContext {
    * pays nothing twice. Recorded when the batch (or the step) is stored.
    */
   usage(event: { kind: string; quantity: number; key: string }): void;
+  /** The AI models and the answer cache, for the AI steps (`per-record/ai.ts`). */
+  readonly ai: AiAccess;
   /** One line for the run's log (English; the last lines are kept per compute job). */
   log(line: string): void;
   /** Work done so far, for progress bars: records (or bytes, with `unit`) done of `total`. */
   progress(update: { done: number; total?: number | null; phase?: string }): void;
+}
+
+/**
+ * What the AI steps use, built by the run engine from the model settings that apply to the run's
+ * owner. `chat()` and `embedding()` throw NoModelConfigured (`ai/`) when no model is set up.
+ */
+export interface AiAccess {
+  /** The chat model; `model` asks the same endpoint for another model by name. */
+  chat(model?: string): ChatModel;
+  /** An embedding model by name on the same endpoint, and the id answers are cached under. */
+  embedding(model: string): { model: EmbeddingModel; id: string };
+  /** One model call's time limit (LLM_TIMEOUT_MS). */
+  readonly timeoutMs: number;
+  /** Answers already paid for, by a key made from the model, the prompt and the inputs. */
+  readonly cache: AnswerCache;
+}
+
+/** The owner's cached model answers (a table the run engine keeps bounded). */
+export interface AnswerCache {
+  /** The answers found, by key; missing keys are absent. */
+  get(keys: readonly string[]): Promise<Map<string, CachedAnswer>>;
+  put(entries: readonly ({ key: string; modelId: string } & CachedAnswer)[]): Promise<void>;
+}
+
+/**
+ * A stored answer, with the step run and record that paid for it and its tokens: an answer found
+ * again by the same step run (a batch redone after a crash, whose usage was not stored yet) records
+ * those tokens again under the paying record's key, so they are paid exactly once; any other run,
+ * or another record asking the same, pays nothing.
+ */
+export interface CachedAnswer {
+  answer: JsonValue;
+  stepRunId: string | null;
+  recordId: string | null;
+  tokensIn: number;
+  tokensOut: number;
 }
 
 /** The owner's files, as steps need them. Ids are checked against the owner; another user's file is not found. */
@@ -189,8 +229,18 @@ export interface PerRecordRunner extends RunnerBase {
   output: 'append' | 'replace';
   batchSize(params: ParamValues): number;
   /** `append` only: the columns added, after checking params against the input's columns. */
-  appendedColumns?(input: Column[], params: ParamValues, vars?: Vars): RowColumn[];
+  appendedColumns?(input: Column[], params: ParamValues, vars?: Vars): AppendedColumn[];
   processBatch(ctx: RunContext, records: readonly JsonRecord[], params: ParamValues): Promise<BatchOutput>;
+}
+
+/**
+ * A column a per-record step appends: a row value type, or `DOUBLE[]` (a list of numbers, such as
+ * an embedding). The engine reads the batches' rows back with DuckDB's JSON reader under these
+ * types, so a list of numbers arrives as a DuckDB list.
+ */
+export interface AppendedColumn {
+  name: string;
+  type: RowColumnType | 'DOUBLE[]';
 }
 
 export interface BatchOutput {

@@ -1,10 +1,11 @@
+import { AI_CACHE_NOTE, AI_CACHE_NOTE_ZH, aiCommonTextsZh, aiConcurrencyParam, aiContinueParam, aiErrorParam, aiModelParam } from './ai-common';
 import type { StepTypeDescription } from './step-type';
 
 export const aiPrompt: StepTypeDescription = {
   id: 'ai_prompt',
   name: 'AI prompt',
   description:
-    'Ask an AI language model (LLM, GPT) a question about each row and store its answer in a new column: classify, summarise, translate, extract information or generate text. The prompt can include the row\'s values.',
+    'Ask an AI language model (LLM, GPT) a question about each row and store its answer in a new column, or in several typed columns: classify, summarise, translate, extract information or generate text. The prompt can include the row\'s values.',
   category: 'enrich',
   tags: ['ai', 'llm', 'prompt', 'per-record'],
   params: [
@@ -12,28 +13,28 @@ export const aiPrompt: StepTypeDescription = {
       name: 'prompt',
       type: 'template',
       label: 'Prompt',
-      help: 'What to ask for each row. Insert values with {{field.column}} and variables with {{var.name}}, e.g. "Classify the sentiment of: {{field.review}}".',
+      help: 'What to ask for each row. Insert values with {{field.column}} and variables with {{var.name}}, e.g. "Classify the sentiment of: {{field.review}}". A row\'s values are sent marked as data, and the model is told never to follow instructions written inside them.',
       required: true,
       max_length: 20_000,
     },
-    {
-      name: 'model',
-      type: 'enum',
-      label: 'Model',
-      help: 'Smaller models are faster and cheaper; larger ones follow complex instructions better.',
-      required: false,
-      default: 'gpt-4o-mini',
-      options: ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini', 'gpt-4.1'],
-    },
-    { name: 'output_column', type: 'string', label: 'Answer column', help: 'The column that receives the answer.', required: false, default: 'ai_answer', max_length: 128 },
+    aiModelParam,
+    { name: 'output_column', type: 'string', label: 'Answer column', help: 'text format: the column that receives the answer.', required: false, default: 'ai_answer', max_length: 128 },
     {
       name: 'output_format',
       type: 'enum',
       label: 'Answer format',
-      help: 'text: the answer as written. json: ask for a JSON object and spread its fields into columns.',
+      help: 'text: the answer as written, in the answer column. json: the model must answer a JSON object with the fields listed under "Answer columns", each stored in its own column; an answer that does not match is sent back once to be corrected.',
       required: false,
       default: 'text',
       options: ['text', 'json'],
+    },
+    {
+      name: 'output_columns',
+      type: 'json',
+      label: 'Answer columns',
+      help: 'json format: up to 50 columns, each {"name": "sentiment", "type": "text", "description": "positive, negative or neutral"}; types: text, integer, number, boolean, list (a list of texts). A field the model leaves null stays empty.',
+      required: false,
+      default: [],
     },
     {
       name: 'temperature',
@@ -56,23 +57,36 @@ export const aiPrompt: StepTypeDescription = {
       max: 16_000,
       integer: true,
     },
+    aiConcurrencyParam,
+    aiContinueParam,
+    aiErrorParam('ai_error'),
   ],
   inputs: { min: 1, max: 1 },
   outputs: ['dataset'],
-  cost: { per: 'record', credits: 1, note: 'Per row, plus the model\'s token price for longer prompts and answers.' },
+  cost: { per: 'record', credits: 1, note: `Per row, plus the model's token price for longer prompts and answers. ${AI_CACHE_NOTE}` },
   i18n: {
     'zh-CN': {
       name: 'AI 提示',
-      description: '就每一行向 AI 大语言模型（LLM、GPT）提问，并把回答存入新列：分类、总结、翻译、提取信息或生成文本。提示中可以插入该行的值。',
+      description: '就每一行向 AI 大语言模型（LLM、GPT）提问，并把回答存入一个新列或多个带类型的列：分类、总结、翻译、提取信息或生成文本。提示中可以插入该行的值。',
       params: {
-        prompt: { label: '提示词', help: '对每一行提出的问题。用 {{field.列名}} 插入该行的值，用 {{var.name}} 插入变量，例如 "判断这条评论的情感：{{field.review}}"。' },
-        model: { label: '模型', help: '较小的模型更快、更便宜；较大的模型更能遵循复杂的指令。' },
-        output_column: { label: '回答列', help: '存放回答的列。' },
-        output_format: { label: '回答格式', help: 'text：原样保存回答。json：要求返回 JSON 对象，并把其中的字段展开成列。' },
+        prompt: {
+          label: '提示词',
+          help: '对每一行提出的问题。用 {{field.列名}} 插入该行的值，用 {{var.name}} 插入变量，例如 "判断这条评论的情感：{{field.review}}"。行中的值会标记为数据发送，并告知模型绝不执行其中写的指令。',
+        },
+        output_column: { label: '回答列', help: 'text 格式：存放回答的列。' },
+        output_format: {
+          label: '回答格式',
+          help: 'text：原样保存回答到回答列。json：模型必须回答一个 JSON 对象，包含“回答列”中列出的字段，每个字段存入各自的列；不符合的回答会被退回一次要求更正。',
+        },
+        output_columns: {
+          label: '回答列（JSON）',
+          help: 'json 格式：最多 50 列，每列形如 {"name": "sentiment", "type": "text", "description": "positive、negative 或 neutral"}；类型：text、integer、number、boolean、list（文本列表）。模型给出 null 的字段留空。',
+        },
         temperature: { label: '创造性（temperature）', help: '0 时回答最稳定；数值越高回答越多样。' },
         max_tokens: { label: '最长回答（token 数）', help: '每个回答长度的上限；一个 token 约等于一个汉字或 4 个英文字符。' },
+        ...aiCommonTextsZh,
       },
-      cost_note: '按行计费，提示和回答较长时另加模型的 token 费用。',
+      cost_note: `按行计费，提示和回答较长时另加模型的 token 费用。${AI_CACHE_NOTE_ZH}`,
     },
   },
 };

@@ -1,6 +1,10 @@
 import { addColumn } from './add-column';
 import { aggregate } from './aggregate';
+import { aiClassify } from './ai-classify';
+import { aiEmbed } from './ai-embed';
+import { aiExtract } from './ai-extract';
 import { aiPrompt } from './ai-prompt';
+import { aiSummarize } from './ai-summarize';
 import { code } from './code';
 import { deduplicate } from './deduplicate';
 import { exportCsv } from './export-csv';
@@ -68,6 +72,10 @@ export const stepTypes: StepTypeDescription[] = [
   join,
   union,
   aiPrompt,
+  aiClassify,
+  aiExtract,
+  aiSummarize,
+  aiEmbed,
   httpRequest,
   exportCsv,
   exportParquet,

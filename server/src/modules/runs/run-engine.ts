@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { UserModels } from '../users/user-models';
 import os from 'node:os';
+import { chatModelFor, embeddingModelFor, NoModelConfigured, type ModelSettings } from '../../ai';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { DatasetAlreadyStored, datasetKey, type DatasetMetadata, type Datasets } from '../../engine/datasets';
@@ -17,6 +19,7 @@ import { DatasetsService } from '../datasets/datasets.service';
 import { UsageEventsRepository, type UsageEvent } from '../files/files.repository';
 import { findCycle } from '../workflows/workflow-state';
 import { WorkflowsRepository } from '../workflows/workflows.repository';
+import { AiAnswerCache } from './ai-answer-cache';
 import { PerRecordBatches, partsPrefix } from './per-record-batches';
 import { planRun } from './run-plan';
 import type { RunEventBus } from './run-events';
@@ -74,6 +77,25 @@ function uuidFrom(text: string): string {
 
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
+/** The AI steps' models (`RunContext.ai`): none configured, each use throws NoModelConfigured. */
+function aiAccess(settings: ModelSettings, timeoutMs: number, cache: AiAnswerCache): RunContext['ai'] {
+  return {
+    chat(model) {
+      const chat = chatModelFor(model ? { ...settings, model } : settings);
+      if (!chat || !settings.model) throw new NoModelConfigured();
+      return chat;
+    },
+    embedding(model) {
+      if (!settings.model) throw new NoModelConfigured();
+      const chat = chatModelFor(settings)!;
+      // The chat model's id names the provider and host; the embedding model replaces its name.
+      return { model: embeddingModelFor(settings, model), id: `${chat.id.split(':')[0]}:${model}@${chat.id.split('@').pop()}` };
+    },
+    timeoutMs,
+    cache,
+  };
+}
+
 /** A failure as stored in `error`: the catalog key and values, so each reader gets their language. */
 export interface StoredError {
   key: string;
@@ -105,6 +127,7 @@ export class RunEngine {
   private readonly datasetRows: DatasetsService;
   private readonly batches: PerRecordBatches;
   private readonly usage: UsageEventsRepository;
+  private readonly models: UserModels;
   /** Step runs executing in this process, so a pause or cancel here stops them at once. */
   private readonly running = new Map<string, AbortController>();
   private readonly worker = `${os.hostname()}:${process.pid}`;
@@ -115,6 +138,7 @@ export class RunEngine {
     this.datasetRows = new DatasetsService(deps.db, deps.datasets);
     this.batches = new PerRecordBatches(this.repo, deps.storage, deps.datasets);
     this.usage = new UsageEventsRepository(deps.db);
+    this.models = new UserModels(deps.db, deps.secrets, deps.config);
   }
 
   /** Consumes step-run jobs in this process (the API's in-process worker, or `npm run worker`). */
@@ -492,6 +516,8 @@ export class RunEngine {
       const events = usage.splice(0);
       await this.usage.record(events);
     };
+    const aiCache = new AiAnswerCache(this.deps.db, run.user_id);
+    const ai = aiAccess(await this.modelSettingsFor(run.user_id), this.deps.config.llm.timeoutMs, aiCache);
     const ctx: RunContext = {
       ownerId: run.user_id,
       stepRunId: stepRun.id,
@@ -506,6 +532,7 @@ export class RunEngine {
       },
       files,
       http: this.deps.http,
+      ai,
       output: { datasetId, name },
       usage: ({ kind, quantity, key }) =>
         usage.push({ userId: run.user_id, kind, quantity, refId: stepRun.id, idempotencyKey: `${stepRun.id}:${kind}:${key}`.slice(0, 500) }),
@@ -568,6 +595,10 @@ export class RunEngine {
       }
     }
     await flushUsage();
+    if (step.step_type.startsWith('ai_')) {
+      const pruned = await aiCache.prune().catch((err) => void this.deps.log.warn({ err }, 'could not prune the AI answer cache'));
+      if (pruned) log(`Pruned ${pruned} old AI answer(s) from the cache`);
+    }
     log(`Done: ${output.rowCount} record(s)${failed ? `, ${failed} failed` : ''}`);
     return { output, failed, cacheKey, summary, done: runner.kind === 'per-record' ? inputs[0].rowCount : output.rowCount };
   }
@@ -606,6 +637,11 @@ export class RunEngine {
     const meta = await this.datasetRows.findOwned(userId, id);
     if (!meta) throw new DomainError('rejected', 'server.runs.inputGone');
     return meta;
+  }
+
+  /** The model settings that apply to a run of this owner's: their own (settings) when they set one, else the operator's (LLM_*). */
+  modelSettingsFor(ownerId: string): Promise<ModelSettings> {
+    return this.models.settingsFor(ownerId);
   }
 
   /** The run's variables: values frozen at the start, secrets opened now (they are never stored in a run). */

@@ -77,14 +77,14 @@ describe('step infos: search with a configured embedding model', () => {
       standIn.received.length = 0;
       const res = await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ model: 'openai:test-embed', dimensions: 9, total: 33, computed: 33, unchanged: 0 });
+      expect(res.json()).toEqual({ model: 'openai:test-embed', dimensions: 9, total: 37, computed: 37, unchanged: 0 });
       expect(standIn.received).toHaveLength(1);
       expect(standIn.received[0]).toMatchObject({ authorization: 'Bearer test-key', model: 'test-embed' });
-      expect(standIn.received[0].inputs).toHaveLength(33);
+      expect(standIn.received[0].inputs).toHaveLength(37);
       expect(standIn.received[0].inputs[9]).toContain('Remove duplicates');
 
       const again = await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth });
-      expect(again.json()).toMatchObject({ computed: 0, unchanged: 33 });
+      expect(again.json()).toMatchObject({ computed: 0, unchanged: 37 });
       expect(standIn.received).toHaveLength(1);
     });
 

@@ -24,7 +24,7 @@ describe('step infos: search by meaning', () => {
     expect(res.items[0].id).toBe('deduplicate');
     const ensure = await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth });
     expect(ensure.statusCode).toBe(200);
-    expect(ensure.json()).toEqual({ model: 'local-hash-v1', dimensions: 1024, total: 33, computed: 0, unchanged: 33 });
+    expect(ensure.json()).toEqual({ model: 'local-hash-v1', dimensions: 1024, total: 37, computed: 0, unchanged: 37 });
   });
 
   it.each([
@@ -33,7 +33,10 @@ describe('step infos: search by meaning', () => {
     ['combine two tables', 'join'],
     ['merge datasets by customer id', 'join'],
     ['ask an AI about each row', 'ai_prompt'],
-    ['summarize each review with gpt', 'ai_prompt'],
+    ['summarize each review with gpt', 'ai_summarize'],
+    ['classify each ticket into categories with ai', 'ai_classify'],
+    ['extract fields from emails with ai', 'ai_extract'],
+    ['turn text into embedding vectors', 'ai_embed'],
     ['call an API for every record', 'http_request'],
     ['send each record to a webhook', 'http_request'],
     ['post the results to a webhook', 'webhook'],
@@ -85,6 +88,6 @@ describe('step infos: search by meaning', () => {
     expect(patched.statusCode).toBe(200);
     expect((await search('flamingos')).items[0].id).toBe('limit');
     const ensure = (await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth })).json();
-    expect(ensure).toMatchObject({ computed: 0, unchanged: 33 });
+    expect(ensure).toMatchObject({ computed: 0, unchanged: 37 });
   });
 });

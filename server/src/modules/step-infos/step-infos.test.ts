@@ -130,7 +130,7 @@ describe('step infos', () => {
       ['source', 6],
       ['transform', 19],
       ['combine', 2],
-      ['enrich', 2],
+      ['enrich', 6],
       ['output', 4],
     ]);
     expect(body.items[4].items[0]).toMatchObject({ id: 'export_csv', category: 'output', params: expect.any(Array) });
@@ -179,13 +179,13 @@ describe('step infos', () => {
       const res = await patchTag('per-record', { description: 'Runs once for every record.', tags: ['per-record', 'slow'] });
       expect(res.statusCode).toBe(200);
       const body = res.json();
-      expect(body.message).toBe('Updated 3 steps.');
-      expect(body.total).toBe(3);
-      expect(body.items.map((i: { id: string }) => i.id)).toEqual(['code', 'ai_prompt', 'http_request']);
+      expect(body.message).toBe('Updated 7 steps.');
+      expect(body.total).toBe(7);
+      expect(body.items.map((i: { id: string }) => i.id)).toEqual(['code', 'ai_prompt', 'ai_classify', 'ai_extract', 'ai_summarize', 'ai_embed', 'http_request']);
       for (const item of body.items) expect(item).toMatchObject({ description: 'Runs once for every record.', tags: ['per-record', 'slow'], customized: true });
 
       expect((await get('/ai_prompt')).json()).toMatchObject({ name: 'AI prompt', description: 'Runs once for every record.', tags: ['per-record', 'slow'] });
-      expect((await get('/?tag=slow')).json().total).toBe(3);
+      expect((await get('/?tag=slow')).json().total).toBe(7);
       expect((await get('/?tag=llm')).json().total).toBe(0);
 
       // An English text does not replace the built-in Chinese one…
@@ -194,7 +194,7 @@ describe('step infos', () => {
 
       // …a Chinese one does (the admin works in Chinese, or says locale: cn).
       const cn = await patchTag('slow', { name: '逐条处理' }, { ...admin, 'accept-language': 'zh-CN' });
-      expect(cn.json().message).toBe('已更新 3 个步骤。');
+      expect(cn.json().message).toBe('已更新 7 个步骤。');
       expect((await get('/code', zh)).json().name).toBe('逐条处理');
       expect((await get('/code')).json().name).toBe('Run code');
       await patchTag('slow', { name: 'Per record', locale: 'en' });

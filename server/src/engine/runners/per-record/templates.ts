@@ -48,11 +48,11 @@ export function asText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
-/** The text with each reference replaced by `encode(its value as text)`. */
-export function renderText(template: string, scope: Scope, encode: (text: string) => string = (t) => t): string {
+/** The text with each reference replaced by `encode(its value as text, the reference)`. */
+export function renderText(template: string, scope: Scope, encode: (text: string, reference: Reference) => string = (t) => t): string {
   return template.replace(PLACEHOLDER, (whole, inside: string) => {
     const reference = placeholdersIn(whole).references[0];
-    return reference ? encode(asText(lookup(reference, scope))) : `{{${inside}}}`;
+    return reference ? encode(asText(lookup(reference, scope)), reference) : `{{${inside}}}`;
   });
 }
 

@@ -1,6 +1,7 @@
+import { chatModelFor, embeddingModelFor, NoModelConfigured, type ModelSettings } from '../../../ai';
 import type { Datasets } from '../../datasets';
 import type { OutboundHttpClient } from '../../outbound-http';
-import type { RunContext, UserFiles, Vars } from '../types';
+import type { AiAccess, AnswerCache, CachedAnswer, RunContext, UserFiles, Vars } from '../types';
 
 /**
  * A RunContext for per-record runners' tests: what they use (signal, vars, http, log, progress) is
@@ -22,13 +23,49 @@ function untouchable<T extends object>(what: string): T {
   });
 }
 
-export function testRunContext(options: { http?: OutboundHttpClient; vars?: Vars } = {}): TestRunContext {
+/** For contexts of steps that use no model: reaching `ctx.ai` throws. */
+export const untouchableAi = (): AiAccess => untouchable<AiAccess>('ai');
+
+/** A cache kept in memory, for runner tests (the run engine's is a database table, tested there). */
+export class MemoryAnswerCache implements AnswerCache {
+  readonly entries = new Map<string, CachedAnswer & { modelId: string }>();
+  async get(keys: readonly string[]) {
+    const found = new Map<string, CachedAnswer>();
+    for (const key of keys) {
+      const entry = this.entries.get(key);
+      if (entry) found.set(key, { answer: entry.answer, stepRunId: entry.stepRunId, recordId: entry.recordId, tokensIn: entry.tokensIn, tokensOut: entry.tokensOut });
+    }
+    return found;
+  }
+  async put(entries: readonly ({ key: string; modelId: string } & CachedAnswer)[]) {
+    for (const { key, ...entry } of entries) this.entries.set(key, entry);
+  }
+}
+
+/** Models from `settings` (a stand-in's), as the run engine builds them from the configuration. */
+export function testAi(settings: ModelSettings, options: { timeoutMs?: number; cache?: AnswerCache } = {}): AiAccess {
+  return {
+    chat(model) {
+      const chat = chatModelFor(model ? { ...settings, model } : settings);
+      if (!chat) throw new NoModelConfigured();
+      return chat;
+    },
+    embedding(model) {
+      if (!settings.model) throw new NoModelConfigured();
+      return { model: embeddingModelFor(settings, model), id: `embedding:${model}@${settings.baseUrl}` };
+    },
+    timeoutMs: options.timeoutMs ?? 10_000,
+    cache: options.cache ?? new MemoryAnswerCache(),
+  };
+}
+
+export function testRunContext(options: { http?: OutboundHttpClient; vars?: Vars; ai?: AiAccess; stepRunId?: string } = {}): TestRunContext {
   const lines: string[] = [];
   const used: TestRunContext['used'] = [];
   const controller = new AbortController();
   return {
     ownerId: 'owner-1',
-    stepRunId: 'step-run-1',
+    stepRunId: options.stepRunId ?? 'step-run-1',
     signal: controller.signal,
     controller,
     dataset: () => Promise.reject(new Error('a per-record runner reads no dataset by id')),
@@ -37,6 +74,7 @@ export function testRunContext(options: { http?: OutboundHttpClient; vars?: Vars
     datasets: untouchable<Datasets>('datasets'),
     files: untouchable<UserFiles>('files'),
     http: options.http ?? untouchable<OutboundHttpClient>('http'),
+    ai: options.ai ?? untouchableAi(),
     output: { datasetId: '00000000-0000-4000-8000-000000000001', name: 'output' },
     lines,
     used,
