@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import type { ParamOut, StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { StepAgentBox } from '../agents/StepAgentBox';
 import { useGetVariableFieldsQuery } from '../variables/variablesApi';
 import { lookOf } from '../workflows/editor/categories';
 import { ParamForm } from './ParamForm';
@@ -182,6 +183,7 @@ export function StepInspector({ workflowId, step, info, write, onClose, onDelete
           </Text>
         )}
       </Box>
+      {info && <StepAgentBox workflowId={workflowId} stepId={step.id} />}
     </Stack>
   );
 }
