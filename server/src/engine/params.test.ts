@@ -37,7 +37,7 @@ describe('validateParams', () => {
     const sample: Record<string, unknown> = {
       file: 'f-1', folder: 'f-2', dataset: 'd-1', condition: 'x > 1', columns: ['a'], mapping: { a: 'b' },
       new_column: 'c', expression: 'a + 1', left_on: ['id'], right_on: ['id'], prompt: 'Hi {{field.name}}', url: 'https://x.test/{{field.id}}',
-      column: 'a', pivot_column: 'b', value_column: 'c', pattern: '(\\d+)', values: ['x'],
+      column: 'a', pivot_column: 'b', value_column: 'c', pattern: '(\\d+)', values: ['x'], labels: ['yes', 'no'], fields: [{ name: 'total', type: 'number' }],
       casts: [{ column: 'a', type: 'text' }], fills: [{ column: 'a', method: 'forward' }], paths: [{ path: '$.a', as: 'a' }],
     };
     for (const type of stepTypes) {

@@ -16,7 +16,6 @@ export const aiClassify: StepTypeDescription = {
       label: 'Labels',
       help: 'A list of 2 to 100 labels, e.g. ["positive", "negative", "neutral"]. The model may only answer these; any other answer is sent back once to be corrected.',
       required: true,
-      default: [],
     },
     { name: 'multi_label', type: 'boolean', label: 'Several labels', help: 'Off: exactly one label per row (text). On: every label that applies, as a list (possibly empty).', required: false, default: false },
     {

@@ -16,7 +16,6 @@ export const aiExtract: StepTypeDescription = {
       label: 'Fields',
       help: 'Up to 50 fields, each {"name": "invoice_total", "type": "number", "description": "the total in euros"}; types: text, integer, number, boolean, list (a list of texts). Each becomes a column; a field the text does not state stays empty. An answer with missing or wrongly typed fields is sent back once to be corrected.',
       required: true,
-      default: [],
     },
     { name: 'instructions', type: 'string', label: 'Instructions', help: 'Optional guidance, e.g. "dates as YYYY-MM-DD". May use {{var.name}}.', required: false, default: '', max_length: 2000 },
     aiModelParam,
