@@ -7,6 +7,7 @@ import * as m004 from './migrations/004_step_infos';
 import * as m005 from './migrations/005_history_deltas';
 import * as m006 from './migrations/006_published_version';
 import * as m007 from './migrations/007_runs';
+import * as m008 from './migrations/008_deferred_datasets';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -23,6 +24,7 @@ const migrations: Record<string, DialectMigration> = {
   '005_history_deltas': m005,
   '006_published_version': m006,
   '007_runs': m007,
+  '008_deferred_datasets': m008,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
-import type { DatasetMetadata, RowColumn } from '../datasets';
+import { newMarker, type DatasetMetadata, type DatasetRecipe, type RowColumn } from '../datasets';
 import { translate } from '../../i18n/messages';
 import { OutboundHttpError, type OutboundResponse } from '../outbound-http';
 import { sqlString } from '../datasets/sql';
@@ -214,7 +214,46 @@ export const importCsvRunner: SourceRunner = {
       return finished(ctx, await readCsv(ctx, file.path, options, what, file.size), what);
     });
   },
+  /**
+   * Deferred: the dataset keeps its own copy of the file (`datasets/<owner>/<id>.csv`) and its
+   * recipe reads that copy with the options chosen now (delimiter, header names), so the records
+   * and ids are the same whenever it is materialized. Only the file's head is read here (DuckDB
+   * sniffs the types); a line breaking the shape fails the step that first reads the rows.
+   */
+  async defer(ctx, stored) {
+    if (!ctx.files.keep) return null;
+    const params = resolveParams('import_csv', stored, ctx.vars);
+    const fileId = idParam(params, 'file', 'server.params.file');
+    const options = csvOptions(params);
+    checkAborted(ctx);
+    const storageKey = csvCopyKey(ctx.ownerId, ctx.output.datasetId);
+    const file = await ctx.files.keep(fileId, storageKey);
+    const what = quotedName(file.name);
+    const lease = await ctx.datasets.files.open(storageKey);
+    let recipe: DatasetRecipe | null;
+    try {
+      const read = await csvRead(ctx, lease.path, options, what, file.size);
+      const marker = newMarker();
+      const select = read.select.split(sqlString(lease.path)).join(sqlString(marker));
+      const relation = { sql: `(${select}${limitClause(ctx)})`, params: [], leaves: [{ marker, storageKey, datasetId: ctx.output.datasetId }] };
+      recipe = await ctx.datasets.recipeFor({ datasetId: ctx.output.datasetId, inputs: [relation], select: ([table]) => `SELECT * FROM ${table}` }).catch((err: unknown) => {
+        throw readFailure(err, what, read.explain);
+      });
+    } finally {
+      lease.release();
+    }
+    if (!recipe) {
+      await ctx.datasets.storage.delete(storageKey);
+      return null;
+    }
+    ctx.progress({ done: 0, total: null, phase: 'deferred' });
+    ctx.log(`Read the header of ${what}: ${recipe.columns.length - 1} column(s); its records are read when a later step or a person needs them`);
+    return recipe;
+  },
 };
+
+/** Where a deferred CSV import keeps its copy of the file, beside its (future) snapshot. */
+export const csvCopyKey = (ownerId: string, datasetId: string) => `datasets/${ownerId}/${datasetId}.csv`;
 
 // ---------------------------------------------------------------------------------------------
 // One file of any data format
