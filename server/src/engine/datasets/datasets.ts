@@ -5,13 +5,13 @@ import type { Storage } from '../../storage/storage';
 import { DatasetComparer, type CompareQuery, type DatasetComparison } from './compare';
 import { DuckDBPool } from './duckdb-pool';
 import { DatasetExporter, type ExportedFile, type ExportFormat } from './exporter';
-import type { DatasetColumn, DatasetMetadata, DatasetRef } from './metadata';
+import { RECORD_ID, type DatasetColumn, type DatasetMetadata, type DatasetRef } from './metadata';
 import { ParquetFiles, type LocalFile } from './parquet-files';
 import { DatasetReader, type DatasetDescription, type RecordsPage } from './reader';
 import type { JsonRecord } from './json-values';
 import type { RecordsQuery } from './records-query';
 import { DatasetWriter, runBound, type WriteDataset } from './writer';
-import { compose, isStableType, recipeRelation, resolveLeaves, storedRelation, withRecordIds, type DatasetRecipe, type RecipeLeaf, type RecipeParam, type Relation } from './recipe';
+import { bareInputs, compose, isStableType, recipeRelation, resolveLeaves, storedRelation, withRecordIds, type DatasetRecipe, type RecipeLeaf, type RecipeParam, type Relation } from './recipe';
 import { typeName } from './records-query';
 import { InvalidDatasetInput } from './errors';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -119,19 +119,33 @@ export class Datasets {
    * Parquet changes): the caller writes it instead.
    */
   async recipeFor(request: { datasetId: string; inputs: readonly Relation[]; select: (tables: readonly string[]) => string; params?: readonly RecipeParam[] }): Promise<DatasetRecipe | null> {
-    const relation = compose(request.inputs, request.select, request.params ?? []);
+    const own = request.params ?? [];
+    const relation = compose(request.inputs, request.select, own);
+    const bareIn = bareInputs(request.inputs);
+    const bare = bareIn ? compose(bareIn, request.select, own) : null;
     return this.withLeaves(relation.leaves, (paths) =>
       this.pool.use(async (connection) => {
-        const names = (await describeQuery(connection, `SELECT * FROM (${resolveLeaves(relation.sql, paths)})`, relation.params)).map((c) => c.name);
+        // The snapshot's columns follow from the relation's, `_id` first as text (withRecordIds).
+        const found = await describeQuery(connection, `SELECT * FROM (${resolveLeaves(relation.sql, paths)})`, relation.params);
         const seen = new Set<string>();
-        for (const name of names) {
+        for (const { name } of found) {
           if (seen.has(name)) throw new InvalidDatasetInput('server.datasets.duplicateColumn', { column: name });
           seen.add(name);
         }
-        const sql = withRecordIds(`(${relation.sql})`, names, request.datasetId);
-        const columns = await describeQuery(connection, resolveLeaves(sql, paths), relation.params);
+        const columns = [{ name: RECORD_ID, type: 'VARCHAR' }, ...found.filter((c) => c.name !== RECORD_ID)];
         if (!columns.every((c) => isStableType(c.type))) return null;
-        return { version: 1 as const, sql, params: relation.params, leaves: relation.leaves, columns };
+        const hasIds = seen.has(RECORD_ID);
+        // Over the inputs without their ids: binding fails if the step reads `_id`; the same columns
+        // mean it never did (its ids are its own), the same but `_id` that it only passed them on.
+        const bareFound = bare ? await describeQuery(connection, `SELECT * FROM (${resolveLeaves(bare.sql, paths)})`, bare.params).catch(() => null) : null;
+        const same = (a: DatasetColumn[], b: DatasetColumn[]) => a.length === b.length && a.every((c, i) => c.name === b[i].name && c.type === b[i].type);
+        if (bare && bareFound && same(bareFound, found)) {
+          return { version: 1 as const, sql: withRecordIds(`(${bare.sql})`, [...seen], request.datasetId), params: bare.params, leaves: relation.leaves, columns, ...(hasIds ? {} : { bare: { sql: bare.sql, params: bare.params } }) };
+        }
+        const sql = withRecordIds(`(${relation.sql})`, [...seen], request.datasetId);
+        const passedOn = bare && bareFound && hasIds && same(bareFound, found.filter((c) => c.name !== RECORD_ID));
+        const bareOut = passedOn ? { sql: bare.sql, params: bare.params } : hasIds ? undefined : { sql: relation.sql, params: relation.params };
+        return { version: 1 as const, sql, params: relation.params, leaves: relation.leaves, columns, ...(bareOut ? { bare: bareOut } : {}) };
       }),
     );
   }

@@ -33,6 +33,11 @@ export interface DatasetRecipe {
   leaves: RecipeLeaf[];
   /** The columns the snapshot will have, as DuckDB types them (only Parquet-stable types: see STABLE_TYPES). */
   columns: DatasetColumn[];
+  /**
+   * The same rows in the same order without `_id`, when that is cheaper to compute (see Relation.bare).
+   * Over the same leaves; its own bound values.
+   */
+  bare?: { sql: string; params: RecipeParam[] };
 }
 
 /** A relation a new SELECT can read: a table expression, its bound values and the files under it. */
@@ -40,6 +45,13 @@ export interface Relation {
   sql: string;
   params: RecipeParam[];
   leaves: RecipeLeaf[];
+  /**
+   * The same rows, same order, without the `_id` column. A CSV import's ids number the file's rows
+   * with `row_number() OVER ()`, which DuckDB computes even when nothing reads `_id` (and which
+   * serialises the scan): a step that never reads its input's ids (an aggregate making ids from
+   * its key) reads this instead, and a step passing ids through (filter, formula, sort) has one too.
+   */
+  bare?: { sql: string; params: RecipeParam[] };
 }
 
 /** A new marker: a quoted literal no column name or value can contain by chance. */
@@ -53,7 +65,13 @@ export function storedRelation(dataset: { id: string; storageKey: string }): Rel
 
 /** The relation of a deferred dataset: its recipe as a subquery. */
 export function recipeRelation(recipe: DatasetRecipe): Relation {
-  return { sql: `(${recipe.sql})`, params: recipe.params, leaves: recipe.leaves };
+  return { sql: `(${recipe.sql})`, params: recipe.params, leaves: recipe.leaves, ...(recipe.bare ? { bare: { sql: `(${recipe.bare.sql})`, params: recipe.bare.params } } : {}) };
+}
+
+/** The inputs' bare relations (see Relation.bare), when every input has one. */
+export function bareInputs(inputs: readonly Relation[]): Relation[] | null {
+  if (!inputs.length || !inputs.every((i) => i.bare)) return null;
+  return inputs.map((i) => ({ sql: i.bare!.sql, params: i.bare!.params, leaves: i.leaves }));
 }
 
 /**

@@ -138,8 +138,11 @@ async function writeAndSave(ctx: RunContext, name: string, folderId: string | nu
  * `$n` take: a stored snapshot's Parquet file, or a deferred dataset's recipe, computed in the same
  * streaming query as the export (datasets/recipe.ts).
  */
-async function withInputFile<T>(ctx: RunContext, input: DatasetMetadata, work: (scan: string, params: RecipeParam[]) => Promise<T>): Promise<T> {
-  return ctx.datasets.withRelation(ctx.datasets.relationOf(input), work);
+async function withInputFile<T>(ctx: RunContext, input: DatasetMetadata, work: (scan: string, params: RecipeParam[]) => Promise<T>, withoutIds = false): Promise<T> {
+  const relation = ctx.datasets.relationOf(input);
+  // A file without `_id` reads the deferred rows without computing their ids (Relation.bare).
+  if (withoutIds && relation.bare) return ctx.datasets.withRelation({ sql: relation.bare.sql, params: relation.bare.params, leaves: relation.leaves }, work);
+  return ctx.datasets.withRelation(relation, work);
 }
 
 /**
@@ -198,6 +201,7 @@ export const exportCsvRunner: SinkRunner = {
           `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT csv, DELIMITER ${sqlString(plan.delimiter)}, HEADER ${plan.header}, QUOTE '"', ESCAPE '"')`,
           bound,
         ),
+        !fileColumns(input.columns, plan.includeRecordId).some((c) => c.name === RECORD_ID),
       );
     });
     ctx.progress({ done: records, total: records });
@@ -233,6 +237,7 @@ export const exportParquetRunner: SinkRunner = {
     const file = await writeAndSave(ctx, plan.name!, plan.folderId, 'parquet', async (target) => {
       records = await withInputFile(ctx, input, (scan, bound) =>
         runCopy(ctx, `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION ${plan.compression})`, bound),
+        !fileColumns(input.columns, plan.includeRecordId).some((c) => c.name === RECORD_ID),
       );
     });
     ctx.progress({ done: records, total: records });

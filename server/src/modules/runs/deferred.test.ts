@@ -100,6 +100,34 @@ describe('deferred datasets', () => {
     expect((await api('GET', `/datasets/${filtered}`)).json().row_count).toBe(4);
   });
 
+  it("an aggregate over a deferred import never computes the import's ids (no window in its query), and exports the same", async () => {
+    const fileId = await upload('people.csv', csv);
+    const workflowId = (await wf.createWorkflow('Grouped')).id;
+    const load = await wf.addStep(workflowId, 'import_csv', { param_inputs: { file: fileId } });
+    const big = await wf.addStep(workflowId, 'filter', { inputs: [load.id], param_inputs: { condition: 'amount > 10 OR amount IS NULL' } });
+    const group = await wf.addStep(workflowId, 'aggregate', { inputs: [big.id], param_inputs: { group_by: ['city'], aggregations: [{ column: 'amount', function: 'sum', as: 'total' }] } });
+    const sort = await wf.addStep(workflowId, 'sort', { inputs: [group.id], param_inputs: { columns: ['city'], direction: 'ascending' } });
+    const out = await wf.addStep(workflowId, 'export_csv', { inputs: [sort.id], param_inputs: { file_name: 'grouped.csv' } });
+    const run = await finished((await api('POST', `/workflow-execution/${workflowId}/steps/${out.id}/execute?mode=all`, {})).json().id);
+    expect(run.state).toBe('succeeded');
+    const ids = run.step_runs.map((s: { output_dataset_id: string }) => s.output_dataset_id);
+    const recipes = await Promise.all(ids.slice(0, 4).map(async (id: string) => JSON.parse((await rowOf(id))!.recipe!) as { sql: string; bare?: unknown }));
+    expect(recipes.map((r) => r.sql.includes("printf('%s%012x'"))).toEqual([true, true, false, false]);
+    expect(recipes.map((r) => !!r.bare)).toEqual([true, true, false, false]);
+    const files = (await api('GET', '/files/folders/root')).json();
+    const saved = files.items.find((f: { name: string }) => f.name === 'grouped.csv');
+    const text = (await api('GET', `/files/files/${saved.id}/download`)).body;
+    expect(text.trim().split('\n')).toEqual(['city,total', 'London,12', 'München,40', '北京,', ',30']);
+    // Opened, the aggregate's records are what its key makes of them.
+    const grouped = (await records(ids[3])).items.map((r: { city: string | null; total: number | null }) => [r.city, r.total]);
+    expect(grouped).toEqual([
+      ['London', 12],
+      ['München', 40],
+      ['北京', null],
+      [null, 30],
+    ]);
+  });
+
   it("reads the import's own copy: deleting the uploaded file afterwards leaves its output readable", async () => {
     const { fileId, stepRuns } = await runChain();
     expect((await api('DELETE', `/files/${fileId}`)).statusCode).toBe(200);
