@@ -234,7 +234,7 @@ export const importCsvRunner: SourceRunner = {
     try {
       const read = await csvRead(ctx, lease.path, options, what, file.size);
       const marker = newMarker();
-      const select = read.select.split(sqlString(lease.path)).join(sqlString(marker));
+      const select = (await pinnedCsvSelect(ctx, read.select, lease.path)).split(sqlString(lease.path)).join(sqlString(marker));
       const relation = { sql: `(${select}${limitClause(ctx)})`, params: [], leaves: [{ marker, storageKey, datasetId: ctx.output.datasetId }] };
       recipe = await ctx.datasets.recipeFor({ datasetId: ctx.output.datasetId, inputs: [relation], select: ([table]) => `SELECT * FROM ${table}` }).catch((err: unknown) => {
         throw readFailure(err, what, read.explain);
@@ -251,6 +251,38 @@ export const importCsvRunner: SourceRunner = {
     return recipe;
   },
 };
+
+/**
+ * The CSV read with what DuckDB's sniffer found pinned (dialect, column names and types, date
+ * formats: `sniff_csv`'s own read_csv call, with our options kept), so reading it again — every
+ * later step's prepare, and the final query — does not sniff again (≈ 100 ms a time for a big file)
+ * and cannot come out differently. Kept only when it gives exactly the columns the sniffing read
+ * does; otherwise the sniffing read stays.
+ */
+async function pinnedCsvSelect(ctx: RunContext, select: string, filePath: string): Promise<string> {
+  const scan = /^SELECT \* FROM read_csv\((.*)\)$/s.exec(select);
+  if (!scan) return select;
+  try {
+    return await ctx.datasets.pool.use(async (connection) => {
+      const sniffed = await connection.runAndReadAll(`SELECT Prompt FROM sniff_csv(${scan[1]})`);
+      const prompt = String(sniffed.getRows()[0]?.[0] ?? '');
+      const call = /^FROM (read_csv\(.*\));?\s*$/s.exec(prompt.trim());
+      if (!call || !call[1].startsWith(`read_csv(${sqlString(filePath)}`)) return select;
+      const pinned = `SELECT * FROM ${call[1]}`;
+      const columnsOf = async (sql: string) => {
+        const prepared = await connection.prepare(sql);
+        try {
+          return Array.from({ length: prepared.columnCount }, (_, i) => `${prepared.columnName(i)} ${prepared.columnType(i).toString()}`).join('\n');
+        } finally {
+          prepared.destroySync();
+        }
+      };
+      return (await columnsOf(pinned)) === (await columnsOf(select)) ? pinned : select;
+    });
+  } catch {
+    return select;
+  }
+}
 
 /** Where a deferred CSV import keeps its copy of the file, beside its (future) snapshot. */
 export const csvCopyKey = (ownerId: string, datasetId: string) => `datasets/${ownerId}/${datasetId}.csv`;

@@ -114,6 +114,8 @@ describe('deferred datasets', () => {
     const recipes = await Promise.all(ids.slice(0, 4).map(async (id: string) => JSON.parse((await rowOf(id))!.recipe!) as { sql: string; bare?: unknown }));
     expect(recipes.map((r) => r.sql.includes("printf('%s%012x'"))).toEqual([true, true, false, false]);
     expect(recipes.map((r) => !!r.bare)).toEqual([true, true, false, false]);
+    // The import pinned what DuckDB sniffed: reading it again does not sniff.
+    expect(recipes[0].sql).toContain('auto_detect=false');
     const files = (await api('GET', '/files/folders/root')).json();
     const saved = files.items.find((f: { name: string }) => f.name === 'grouped.csv');
     const text = (await api('GET', `/files/files/${saved.id}/download`)).body;
