@@ -177,9 +177,17 @@ export class DatasetsService {
     return { file, fileName: `${meta.name}.${format}` };
   }
 
+  /**
+   * The dataset if this user owns it. A deferred one is materialized first (written once, or found
+   * written by a run that crashed before saying so), so what is answered — counts, records,
+   * downloads — is the stored snapshot's.
+   */
   private async owned(userId: string, id: string) {
     const stored = await this.repo.findOwned(userId, id);
     if (!stored) throw notFoundDataset();
+    if (stored.meta.recipe && this.datasets.files.materializer && (await this.datasets.files.materializer(stored.meta.storageKey))) {
+      return (await this.repo.findOwned(userId, id)) ?? stored;
+    }
     return stored;
   }
 }

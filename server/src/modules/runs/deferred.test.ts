@@ -130,6 +130,23 @@ describe('deferred datasets', () => {
     ]);
   });
 
+  it('a crash after writing a snapshot but before the row said so: the next open takes the file as it is', async () => {
+    const { stepRuns } = await runChain();
+    const id = stepRuns[1].output_dataset_id;
+    const row = (await db().selectFrom('datasets').selectAll().where('id', '=', id).executeTakeFirst()) as { user_id: string; name: string; recipe: string };
+    // What the crashed materialization left: the snapshot stored, the row still deferred.
+    const { recipeRelation } = await import('../../engine/datasets');
+    await t.app.datasets.writeRelation({ ownerId: row.user_id, name: row.name, datasetId: id, relation: recipeRelation(JSON.parse(row.recipe)), idsUnique: true });
+    expect((await rowOf(id))?.recipe).toBeTruthy();
+    const write = jest.spyOn(t.app.datasets.writer, 'write');
+    const opened = (await api('GET', `/datasets/${id}`)).json();
+    expect(opened.row_count).toBe(4);
+    expect(write).toHaveBeenCalledTimes(1); // tried, found it stored, read its counts back
+    write.mockRestore();
+    expect((await rowOf(id))?.recipe ?? null).toBeNull();
+    expect(Number((await rowOf(id))?.row_count)).toBe(4);
+  });
+
   it("reads the import's own copy: deleting the uploaded file afterwards leaves its output readable", async () => {
     const { fileId, stepRuns } = await runChain();
     expect((await api('DELETE', `/files/${fileId}`)).statusCode).toBe(200);
