@@ -255,29 +255,29 @@ export const importCsvRunner: SourceRunner = {
 /**
  * The CSV read with what DuckDB's sniffer found pinned (dialect, column names and types, date
  * formats: `sniff_csv`'s own read_csv call, with our options kept), so reading it again — every
- * later step's prepare, and the final query — does not sniff again (≈ 100 ms a time for a big file)
- * and cannot come out differently. Kept only when it gives exactly the columns the sniffing read
- * does; otherwise the sniffing read stays.
+ * later step's prepare, and the final query — does not sniff again (≈ 25–100 ms a time for a big
+ * file) and cannot come out differently. Kept only when it gives exactly the columns (names and
+ * types) the sniffer reports; otherwise the sniffing read stays.
  */
 async function pinnedCsvSelect(ctx: RunContext, select: string, filePath: string): Promise<string> {
   const scan = /^SELECT \* FROM read_csv\((.*)\)$/s.exec(select);
   if (!scan) return select;
   try {
     return await ctx.datasets.pool.use(async (connection) => {
-      const sniffed = await connection.runAndReadAll(`SELECT Prompt FROM sniff_csv(${scan[1]})`);
-      const prompt = String(sniffed.getRows()[0]?.[0] ?? '');
-      const call = /^FROM (read_csv\(.*\));?\s*$/s.exec(prompt.trim());
+      const sniffed = await connection.runAndReadAll(`SELECT Prompt, CAST(to_json(Columns) AS VARCHAR) FROM sniff_csv(${scan[1]})`);
+      const [promptValue, columnsJson] = sniffed.getRows()[0] ?? [];
+      const call = /^FROM (read_csv\(.*\));?\s*$/s.exec(String(promptValue ?? '').trim());
       if (!call || !call[1].startsWith(`read_csv(${sqlString(filePath)}`)) return select;
       const pinned = `SELECT * FROM ${call[1]}`;
-      const columnsOf = async (sql: string) => {
-        const prepared = await connection.prepare(sql);
-        try {
-          return Array.from({ length: prepared.columnCount }, (_, i) => `${prepared.columnName(i)} ${prepared.columnType(i).toString()}`).join('\n');
-        } finally {
-          prepared.destroySync();
-        }
-      };
-      return (await columnsOf(pinned)) === (await columnsOf(select)) ? pinned : select;
+      // The call must give the columns the sniffer reports (names and types), else the sniffing read stays.
+      const expected = (JSON.parse(String(columnsJson ?? '[]')) as { name: string; type: string }[]).map((c) => `${c.name} ${c.type}`).join('\n');
+      const prepared = await connection.prepare(pinned);
+      try {
+        const got = Array.from({ length: prepared.columnCount }, (_, i) => `${prepared.columnName(i)} ${prepared.columnType(i).toString()}`).join('\n');
+        return got === expected ? pinned : select;
+      } finally {
+        prepared.destroySync();
+      }
     });
   } catch {
     return select;
