@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Log } from '../../lib/logger';
 import { cleanDatasets } from '../../jobs/dataset-retention';
+import { startS3Server, type TestS3 } from '../../test/s3-server';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { workflowClient } from '../../test/workflow-helpers';
 
@@ -12,8 +13,9 @@ const quiet: Log = { debug() {}, info() {}, warn() {}, error() {} };
  * the ids it would have had; the import reads its own copy of the file; housekeeping keeps what a
  * recipe reads.
  */
-describe('deferred datasets', () => {
+describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backend) => {
   let t: TestApp;
+  let s3: TestS3 | null = null;
   let user: Awaited<ReturnType<typeof signedInUser>>;
   let wf: ReturnType<typeof workflowClient>;
   const csv = 'name,city,amount\nAda,London,12\n李雷,北京,\nBob,,30\n"O\'Brien, Jr",Dublin,5\nÄrger,München,40\n';
@@ -54,11 +56,15 @@ describe('deferred datasets', () => {
   const records = async (id: string) => (await api('GET', `/datasets/${id}/records?page_size=100`)).json();
 
   beforeAll(async () => {
-    t = await createTestApp({ IN_PROCESS_WORKER: 'true' });
+    if (backend === 's3') s3 = await startS3Server();
+    t = await createTestApp({ IN_PROCESS_WORKER: 'true', ...(s3?.env ?? {}) });
     user = await signedInUser(t.app);
     wf = workflowClient(t.app, user.auth);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await s3?.close();
+  });
 
   it('writes nothing while running; opening writes each output once, with the ids of the file order', async () => {
     const { stepRuns } = await runChain();
