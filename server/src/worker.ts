@@ -7,6 +7,7 @@ import { registerJobHandlers } from './jobs/handlers';
 import { startHousekeeping } from './jobs/housekeeping';
 import { createJobQueue } from './jobs/queue';
 import { createStorage } from './storage';
+import { DatasetMaterializer } from './modules/datasets/materializer';
 import { Datasets } from './engine/datasets';
 import { loadSecretBox } from './lib/secret-box';
 import { createRunEngine } from './modules/runs';
@@ -27,6 +28,7 @@ async function main() {
   const jobs = createJobQueue(config, log);
   registerJobHandlers(jobs, { db: handle.db, storage, log });
   const datasets = new Datasets({ storage, config: config.datasets, log });
+  new DatasetMaterializer(handle.db, datasets, log).install();
   const { engine, events } = createRunEngine({ db: handle.db, storage, config, log, datasets, jobs, secrets: loadSecretBox(config.secretsKey, config.dataDir) });
   engine.register();
   const requeued = await engine.recover();

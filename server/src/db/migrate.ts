@@ -10,6 +10,7 @@ import * as m007 from './migrations/007_runs';
 import * as m008 from './migrations/008_user_model_settings';
 import * as m009 from './migrations/009_conversations';
 import * as m010 from './migrations/010_ai_answer_cache';
+import * as m011 from './migrations/011_deferred_datasets';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -29,6 +30,7 @@ const migrations: Record<string, DialectMigration> = {
   '008_user_model_settings': m008,
   '009_conversations': m009,
   '010_ai_answer_cache': m010,
+  '011_deferred_datasets': m011,
 };
 
 class StaticProvider implements MigrationProvider {

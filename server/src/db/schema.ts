@@ -323,6 +323,8 @@ export interface DatasetsTable {
   created_at: string;
   /** NULL: kept until deleted. */
   expires_at: string | null;
+  /** JSON DatasetRecipe while deferred (no snapshot yet, row_count unknown); NULL once stored (migration 011). */
+  recipe?: string | null;
 }
 
 export interface DatasetParentsTable {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { Datasets } from '../engine/datasets';
+import { DatasetMaterializer } from '../modules/datasets/materializer';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,8 +13,10 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const datasets = new Datasets({ storage: app.storage, config: app.config.datasets, log: app.log });
+    // A deferred dataset's snapshot is written the first time something opens it.
+    new DatasetMaterializer(app.db, datasets, app.log).install();
     app.decorate('datasets', datasets);
     app.addHook('onClose', async () => datasets.close());
   },
-  { name: 'datasets', dependencies: ['storage'] },
+  { name: 'datasets', dependencies: ['storage', 'database'] },
 );

@@ -80,6 +80,28 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    const source = this.pathOf(fromKey);
+    const target = this.pathOf(toKey);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}${PARTIAL}`;
+    try {
+      // A hard link costs nothing and stays valid when the source is deleted or replaced (both are
+      // a rename or an unlink here, never a write into the file); another file system: a copy.
+      await fs.promises.link(source, temp).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') throw new ObjectNotFoundError(fromKey);
+        await fs.promises.copyFile(source, temp);
+      });
+      // A new object to the sweeps that go by age (a link keeps the source's times).
+      const now = new Date();
+      await fs.promises.utimes(temp, now, now);
+      await fs.promises.rename(temp, target);
+    } catch (err) {
+      await fs.promises.rm(temp, { force: true });
+      throw err;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await fs.promises.rm(this.pathOf(key), { force: true });
   }

@@ -2,6 +2,7 @@ import { Transform, type Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -104,6 +105,18 @@ export class S3Storage implements Storage {
       return { key, size: Number(out.ContentLength ?? 0), lastModified: out.LastModified ?? new Date(0) };
     } catch (err) {
       if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    assertSafeKey(fromKey);
+    assertSafeKey(toKey);
+    try {
+      // Keys are safe by construction (letters, digits, `._-/`), so the copy source needs no escaping.
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey}` }));
+    } catch (err) {
+      if (isNotFound(err) || (err as { name?: string })?.name === 'NoSuchKey') throw new ObjectNotFoundError(fromKey);
       throw err;
     }
   }

@@ -50,6 +50,20 @@ describe.each(['local', 's3'] as const)('%s storage', (backend) => {
     expect(await storage.head(key)).toBeNull();
   });
 
+  it('copies an object: the copy stays whole when the original is replaced or deleted', async () => {
+    const bytes = randomBytes(64 * 1024 + 3);
+    const from = fileKey('u1', 'original');
+    const to = 'datasets/u1/copy.csv';
+    await storage.put(from, Readable.from([bytes]));
+    await storage.copy(from, to);
+    await storage.put(from, Readable.from([Buffer.from('replaced')]));
+    expect(sha(await read(await storage.get(to)))).toBe(sha(bytes));
+    await storage.delete(from);
+    expect(sha(await read(await storage.get(to)))).toBe(sha(bytes));
+    await expect(storage.copy(fileKey('u1', 'missing'), 'datasets/u1/other.csv')).rejects.toBeInstanceOf(ObjectNotFoundError);
+    expect(await storage.head('datasets/u1/other.csv')).toBeNull();
+  });
+
   it('lists and deletes by prefix, only under that prefix', async () => {
     for (const id of ['a', 'b', 'c']) await storage.put(fileKey('lister', id), Readable.from([Buffer.from(id)]));
     await storage.put(fileKey('other', 'a'), Readable.from([Buffer.from('keep')]));

@@ -14,6 +14,12 @@ export interface Storage {
   /** Size and date of an object, or null when there is none. */
   head(key: string): Promise<ObjectInfo | null>;
   /** Deletes one object; deleting a missing one is not an error. */
+  /**
+   * Makes `toKey` an independent copy of `fromKey` (a hard link or a file copy on local storage, a
+   * server-side copy on S3): deleting or replacing `fromKey` afterwards leaves `toKey` as it was.
+   * A missing `fromKey` throws ObjectNotFoundError.
+   */
+  copy(fromKey: string, toKey: string): Promise<void>;
   delete(key: string): Promise<void>;
   list(prefix: string): AsyncIterable<ObjectInfo>;
   /** Deletes every object whose key starts with `prefix`; answers how many. */

@@ -54,7 +54,7 @@ const comparison: CompareOut = {
 
 let asked: URLSearchParams[];
 
-function useServer(siblings = [earlier]) {
+function useServer(siblings: (Omit<DatasetOut, 'row_count'> & { row_count: number | null })[] = [earlier]) {
   asked = [];
   server.use(
     http.get(api('/datasets/:id'), ({ params }) => HttpResponse.json(params.id === 'ds-old' ? earlier : current)),
@@ -86,6 +86,16 @@ function renderPage(route = '/datasets/ds-new') {
 }
 
 describe('comparing a dataset with an earlier output of its step', () => {
+  it('names an earlier output not written yet (deferred) without a row count', async () => {
+    useServer([{ ...earlier, row_count: null }]);
+    const { user } = renderPage();
+    await user.click(await screen.findByRole('tab', { name: 'Compare' }));
+    const withPicker = await screen.findByRole('combobox', { name: 'Compare with…' });
+    const labels = within(withPicker).getAllByRole('option').map((o) => o.textContent ?? '');
+    expect(labels[1]).toMatch(/^Orders, .*\(rows not counted yet\)$/);
+    expect(labels.join(' ')).not.toMatch(/NaN|null/);
+  });
+
   it('picks the earlier output and a key both have, then shows counts, column changes and changed cells before → after', async () => {
     useServer();
     const { user } = renderPage();

@@ -188,7 +188,7 @@ export function CompareView({ dataset }: { dataset: DatasetOut }) {
             {choices.map((d) => (
               <option key={d.id} value={d.id}>
                 {intl.formatMessage(
-                  { id: 'datasets.compare.sibling' },
+                  { id: d.row_count === null ? 'datasets.compare.siblingDeferred' : 'datasets.compare.sibling' },
                   { name: d.name, date: intl.formatDate(d.created_at, { dateStyle: 'medium', timeStyle: 'short' }), count: d.row_count },
                 )}
               </option>

@@ -122,11 +122,13 @@ function PickerContent({ title, chosenId, onChoose, onClose, filterInput }: Omit
                             {d.name}
                           </Text>
                           <Text id={`dataset-${d.id}-details`} textStyle="xs" color="fg.muted" truncate>
-                            {t('datasets.picker.details', {
-                              rows: intl.formatNumber(d.row_count),
-                              date: intl.formatDate(d.created_at, { dateStyle: 'medium' }),
-                              origin: origin(d),
-                            })}
+                            {d.row_count === null
+                              ? t('datasets.picker.detailsDeferred', { date: intl.formatDate(d.created_at, { dateStyle: 'medium' }), origin: origin(d) })
+                              : t('datasets.picker.details', {
+                                  rows: intl.formatNumber(d.row_count),
+                                  date: intl.formatDate(d.created_at, { dateStyle: 'medium' }),
+                                  origin: origin(d),
+                                })}
                           </Text>
                         </Stack>
                       </Button>

@@ -159,6 +159,27 @@ describe('the canvas during a run', () => {
 });
 
 describe('the run panel', () => {
+  it('says a finished step whose output is deferred has its records computed when read, not "0 records"', async () => {
+    const run = runOf(
+      [
+        stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 0, records_total: null, percent: 100, output_dataset_id: 'ds-9' }),
+        stepRunOf('s-2', 'Keep big ones', { state: 'succeeded', records_done: 3, records_total: 3, percent: 100 }),
+      ],
+      { state: 'succeeded' },
+    );
+    serve([run]);
+    server.use(
+      http.get(api('/workflow-runs/r-1'), () => HttpResponse.json(run)),
+      http.get(api('/workflow-runs/r-1/events'), () => eventStream([], { close: false })),
+    );
+    renderApp({ route: '/workflows/w-1' });
+    const panel = await screen.findByRole('region', { name: 'Run' });
+    const first = await within(panel).findByRole('group', { name: 'Load leads' });
+    expect(within(first).getByTestId('step-run-records')).toHaveTextContent('records computed when read');
+    expect(within(panel).getByRole('group', { name: 'Keep big ones' })).toHaveTextContent('3 of 3 records');
+    expect(panel.textContent).not.toMatch(/NaN/);
+  });
+
   it('shows the run’s and each step’s progress with rate and ETA, and pauses the run', async () => {
     const run = runOf([
       stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 200, records_total: 200, percent: 100, output_dataset_id: 'ds-9' }),

@@ -3,9 +3,15 @@ import { useIntl, type IntlShape } from 'react-intl';
 import { RUN_STATE_LOOK } from './runLook';
 import type { RunState, StepRun } from './runsApi';
 
-/** "1,200 of 5,000 records" / "1,200 records" (total unknown); failed records added when any. */
-export function recordsText(intl: IntlShape, stepRun: Pick<StepRun, 'records_done' | 'records_total' | 'records_failed'>): string {
-  const done = stepRun.records_total === null
+/**
+ * "1,200 of 5,000 records" / "1,200 records" (total unknown); failed records added when any. A
+ * finished step without a count is deferred (its output is computed when something reads it).
+ */
+export function recordsText(intl: IntlShape, stepRun: Pick<StepRun, 'records_done' | 'records_total' | 'records_failed'> & { state?: RunState }): string {
+  const deferred = stepRun.records_total === null && (stepRun.state === 'succeeded' || stepRun.state === 'cached') && stepRun.records_done === 0;
+  const done = deferred
+    ? intl.formatMessage({ id: 'run.recordsDeferred' })
+    : stepRun.records_total === null
     ? intl.formatMessage({ id: 'run.recordsDone' }, { done: stepRun.records_done })
     : intl.formatMessage({ id: 'run.records' }, { done: stepRun.records_done, total: stepRun.records_total });
   return stepRun.records_failed > 0 ? `${done} · ${intl.formatMessage({ id: 'run.recordsFailed' }, { failed: stepRun.records_failed })}` : done;

@@ -29,7 +29,7 @@ const detail = (d: (typeof all)[number]): DatasetOut => ({
   id: d.id,
   name: d.name,
   columns: [],
-  row_count: d.row_count,
+  row_count: d.row_count ?? 0,
   bytes: d.bytes,
   step_run_id: null,
   run_id: null,

@@ -5,12 +5,16 @@ import type { Storage } from '../../storage/storage';
 import { DatasetComparer, type CompareQuery, type DatasetComparison } from './compare';
 import { DuckDBPool } from './duckdb-pool';
 import { DatasetExporter, type ExportedFile, type ExportFormat } from './exporter';
-import type { DatasetMetadata, DatasetRef } from './metadata';
-import { ParquetFiles } from './parquet-files';
+import { RECORD_ID, type DatasetColumn, type DatasetMetadata, type DatasetRef } from './metadata';
+import { ParquetFiles, type LocalFile } from './parquet-files';
 import { DatasetReader, type DatasetDescription, type RecordsPage } from './reader';
 import type { JsonRecord } from './json-values';
 import type { RecordsQuery } from './records-query';
-import { DatasetWriter, type WriteDataset } from './writer';
+import { DatasetWriter, runBound, type WriteDataset } from './writer';
+import { bareInputs, compose, isStableType, recipeRelation, resolveLeaves, storedRelation, withRecordIds, type DatasetRecipe, type RecipeLeaf, type RecipeParam, type Relation } from './recipe';
+import { typeName } from './records-query';
+import { InvalidDatasetInput } from './errors';
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 export interface DatasetsOptions {
   storage: Storage;
@@ -34,9 +38,11 @@ export class Datasets {
   readonly writer: DatasetWriter;
   readonly exporter: DatasetExporter;
   readonly comparer: DatasetComparer;
+  readonly storage: Storage;
 
   constructor(options: DatasetsOptions) {
     const { storage, config, log } = options;
+    this.storage = storage;
     const writeDir = path.join(config.tempDir, 'datasets');
     // SQL may touch only our own files: snapshots (local storage), the cache, temporaries.
     const allowed = [config.cacheDir, writeDir, ...(storage.localPath ? [storage.localPath('datasets')] : [])];
@@ -76,10 +82,105 @@ export class Datasets {
     return this.comparer.compare(before, after, query);
   }
 
+  // ---- deferred snapshots (recipe.ts) ----
+
+  /** What a SQL step reads for this dataset: its snapshot, or (deferred) its recipe inlined. */
+  relationOf(meta: Pick<DatasetMetadata, 'id' | 'storageKey' | 'recipe'>): Relation {
+    return meta.recipe ? recipeRelation(meta.recipe) : storedRelation(meta);
+  }
+
+  /**
+   * Runs `work` with the relation's files on local disk (held until it ends) and its SQL pointing
+   * at them: a deferred input is read through its recipe, in the same query, never written.
+   */
+  async withRelation<T>(relation: Relation, work: (sql: string, params: RecipeParam[]) => Promise<T>): Promise<T> {
+    return this.withLeaves(relation.leaves, (paths) => work(resolveLeaves(relation.sql, paths), relation.params));
+  }
+
+  private async withLeaves<T>(leaves: readonly RecipeLeaf[], work: (paths: Map<string, string>) => Promise<T>): Promise<T> {
+    const leases: LocalFile[] = [];
+    try {
+      const paths = new Map<string, string>();
+      for (const leaf of leaves) {
+        const lease = await this.files.open(leaf.storageKey);
+        leases.push(lease);
+        paths.set(leaf.marker, lease.path);
+      }
+      return await work(paths);
+    } finally {
+      for (const lease of leases) lease.release();
+    }
+  }
+
+  /**
+   * The recipe of a dataset `datasetId` holding the rows of `select` over `inputs` (own bound values
+   * `params`), with `_id`s as the writer would give them. Nothing is read but the files' schemas
+   * (DuckDB prepares the query). Null when the snapshot could differ from the recipe (a column type
+   * Parquet changes): the caller writes it instead.
+   */
+  async recipeFor(request: { datasetId: string; inputs: readonly Relation[]; select: (tables: readonly string[]) => string; params?: readonly RecipeParam[] }): Promise<DatasetRecipe | null> {
+    const own = request.params ?? [];
+    const relation = compose(request.inputs, request.select, own);
+    const bareIn = bareInputs(request.inputs);
+    const bare = bareIn ? compose(bareIn, request.select, own) : null;
+    return this.withLeaves(relation.leaves, (paths) =>
+      this.pool.use(async (connection) => {
+        // The snapshot's columns follow from the relation's, `_id` first as text (withRecordIds).
+        const found = await describeQuery(connection, `SELECT * FROM (${resolveLeaves(relation.sql, paths)})`, relation.params);
+        const seen = new Set<string>();
+        for (const { name } of found) {
+          if (seen.has(name)) throw new InvalidDatasetInput('server.datasets.duplicateColumn', { column: name });
+          seen.add(name);
+        }
+        const columns = [{ name: RECORD_ID, type: 'VARCHAR' }, ...found.filter((c) => c.name !== RECORD_ID)];
+        if (!columns.every((c) => isStableType(c.type))) return null;
+        const hasIds = seen.has(RECORD_ID);
+        // Over the inputs without their ids: binding fails if the step reads `_id`; the same columns
+        // mean it never did (its ids are its own), the same but `_id` that it only passed them on.
+        const bareFound = bare ? await describeQuery(connection, `SELECT * FROM (${resolveLeaves(bare.sql, paths)})`, bare.params).catch(() => null) : null;
+        const same = (a: DatasetColumn[], b: DatasetColumn[]) => a.length === b.length && a.every((c, i) => c.name === b[i].name && c.type === b[i].type);
+        if (bare && bareFound && same(bareFound, found)) {
+          return { version: 1 as const, sql: withRecordIds(`(${bare.sql})`, [...seen], request.datasetId), params: bare.params, leaves: relation.leaves, columns, ...(hasIds ? {} : { bare: { sql: bare.sql, params: bare.params } }) };
+        }
+        const sql = withRecordIds(`(${relation.sql})`, [...seen], request.datasetId);
+        const passedOn = bare && bareFound && hasIds && same(bareFound, found.filter((c) => c.name !== RECORD_ID));
+        const bareOut = passedOn ? { sql: bare.sql, params: bare.params } : hasIds ? undefined : { sql: relation.sql, params: relation.params };
+        return { version: 1 as const, sql, params: relation.params, leaves: relation.leaves, columns, ...(bareOut ? { bare: bareOut } : {}) };
+      }),
+    );
+  }
+
+  /**
+   * Writes a relation as a new snapshot (DatasetWriter.write: ids kept, checked unless `idsUnique`,
+   * new ones numbered by row). A deferred dataset's recipe is materialized this way, with its own id.
+   */
+  async writeRelation(request: Omit<WriteDataset, 'source' | 'inputs'> & { relation: Relation; parentIds?: string[] }): Promise<DatasetMetadata> {
+    const { relation, parentIds, ...rest } = request;
+    return this.withRelation(relation, async (sql, params) => {
+      const meta = await this.writer.write({ ...rest, source: { sql: () => `SELECT * FROM ${sql.startsWith('(') ? sql : `(${sql})`}`, params } });
+      return { ...meta, parentIds: parentIds ?? [] };
+    });
+  }
+
   /** On shutdown: an ordered copy being built is abandoned (it is only a cache), then DuckDB closes. */
   async close(): Promise<void> {
     this.reader.stopCopies();
     await this.pool.close();
     await this.reader.idle();
   }
+}
+
+/** The columns a query gives (prepared, not run; run with no rows when a parameter's type hides them). */
+async function describeQuery(connection: DuckDBConnection, sql: string, params: readonly RecipeParam[]): Promise<DatasetColumn[]> {
+  const prepared = await connection.prepare(sql);
+  try {
+    const undecided = prepared.columnCount === 1 && prepared.columnName(0) === 'unknown';
+    if (!params.length || !undecided) return Array.from({ length: prepared.columnCount }, (_, i) => ({ name: prepared.columnName(i), type: typeName(prepared.columnType(i)) }));
+  } finally {
+    prepared.destroySync();
+  }
+  const result = await runBound(connection, `SELECT * FROM (${sql}) LIMIT 0`, params);
+  const names = result.columnNames();
+  const types = result.columnTypes();
+  return names.map((name, i) => ({ name, type: typeName(types[i]) }));
 }

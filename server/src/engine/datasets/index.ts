@@ -9,3 +9,4 @@ export { FILTER_OPS, RECORDS_LIMITS, type FilterOp, type RecordsFilter, type Rec
 export { DatasetWriter, ROW_COLUMN_TYPES, type RowBatch, type RowColumn, type RowColumnType, type RowsSource, type SqlSource, type WriteDataset } from './writer';
 export { DatasetExporter, EXPORT_FORMATS, type ExportedFile, type ExportFormat } from './exporter';
 export { COMPARE_LIMITS, COMPARE_SHOW, DatasetComparer, type ColumnChange, type CompareQuery, type CompareShow, type DatasetComparison, type RowDifference, type RowStatus } from './compare';
+export { compose, isStableType, newMarker, recipeRelation, storedRelation, type DatasetRecipe, type RecipeLeaf, type RecipeParam, type Relation } from './recipe';

@@ -1,3 +1,5 @@
+import type { DatasetRecipe } from './recipe';
+
 /**
  * What the system knows about a dataset besides its Parquet file: the shape the `datasets` table
  * will hold when the run engine's migration adds it. The writer answers a `DatasetMetadata`; the
@@ -37,6 +39,11 @@ export interface DatasetMetadata extends DatasetRef {
   /** Lineage: the datasets the step read, in the order of its inputs. */
   parentIds: string[];
   createdAt: string;
+  /**
+   * Set while the dataset is deferred (recipe.ts): no snapshot is stored yet and `rowCount` and
+   * `bytes` are 0 (unknown); opening the file through ParquetFiles materializes it.
+   */
+  recipe?: DatasetRecipe | null;
 }
 
 /**

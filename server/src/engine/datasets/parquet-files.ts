@@ -56,10 +56,26 @@ export class ParquetFiles {
   private bytes = 0;
   private ready: Promise<void> | null = null;
 
+  /**
+   * Called when a snapshot is not stored: answers true when it was a deferred dataset's and has now
+   * been written (see recipe.ts), so opening it is tried once more. Set by whoever knows the
+   * datasets' rows (the app and the worker); without it a missing file is DatasetNotFound.
+   */
+  materializer: ((storageKey: string) => Promise<boolean>) | null = null;
+
   constructor(private readonly options: ParquetFilesOptions) {}
 
-  /** The snapshot stored at `storageKey` as a local file. Throws DatasetNotFound. */
+  /** The snapshot stored at `storageKey` as a local file (a deferred one is materialized first). Throws DatasetNotFound. */
   async open(storageKey: string): Promise<LocalFile> {
+    try {
+      return await this.openStored(storageKey);
+    } catch (err) {
+      if (!(err instanceof DatasetNotFound) || !this.materializer || !(await this.materializer(storageKey))) throw err;
+      return this.openStored(storageKey);
+    }
+  }
+
+  private async openStored(storageKey: string): Promise<LocalFile> {
     const { storage } = this.options;
     if (storage.localPath) {
       const file = storage.localPath(storageKey);

@@ -248,6 +248,11 @@ async function columnNames(connection: DuckDBConnection, sql: string, params: re
   return result.columnNames();
 }
 
+/** Runs `sql` with `$1…` bound to `params`. */
+export async function runBound(connection: DuckDBConnection, sql: string, params: readonly (string | number | boolean | null)[]) {
+  return run(connection, sql, params);
+}
+
 async function run(connection: DuckDBConnection, sql: string, params: readonly (string | number | boolean | null)[]) {
   let prepared: DuckDBPreparedStatement | null = null;
   try {

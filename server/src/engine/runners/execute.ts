@@ -1,6 +1,6 @@
 import { DomainError, ValidationFailed } from '../../lib/errors';
 import type { MessageValues } from '../../i18n/messages';
-import type { DatasetMetadata, Datasets } from '../datasets';
+import { compose, datasetKey, type DatasetMetadata, type Datasets } from '../datasets';
 import type { ParamValues } from '../params';
 import type { Column, SqlRunner, Vars } from './types';
 
@@ -16,7 +16,15 @@ export interface RunSqlStep {
   stepRunId?: string | null;
   /** For a retry of a write that stored nothing (see WriteDataset). */
   datasetId?: string;
+  /**
+   * Register the output as deferred (datasets/recipe.ts) instead of writing it, when it can be:
+   * the step keeps ids unique, `datasetId` is given and every column type survives Parquet.
+   * The answer then has `recipe` set, `rowCount` and `bytes` 0.
+   */
+  defer?: boolean;
 }
+
+type SqlStepDatasets = Pick<Datasets, 'write'> & Partial<Pick<Datasets, 'relationOf' | 'recipeFor' | 'writeRelation'>>;
 
 /**
  * Runs a SQL step: checks its params against the inputs' columns (StepParamsInvalid before any SQL
@@ -24,7 +32,7 @@ export interface RunSqlStep {
  * only inside the writer, so the SELECT is built twice: once here with stand-in names (to check
  * and to get the bound values, which do not depend on names), once there.
  */
-export async function runSqlStep(datasets: Pick<Datasets, 'write'>, request: RunSqlStep): Promise<DatasetMetadata> {
+export async function runSqlStep(datasets: SqlStepDatasets, request: RunSqlStep): Promise<DatasetMetadata> {
   const { runner, inputs, params, vars } = request;
   const columns: Column[][] = inputs.map((i) => i.columns);
   runner.outputColumns(columns, params, vars);
@@ -33,7 +41,43 @@ export async function runSqlStep(datasets: Pick<Datasets, 'write'>, request: Run
     params,
     vars,
   );
+  const select = (tables: readonly string[]) => runner.toSql(tables.map((table, i) => ({ table, columns: columns[i] })), params, vars).sql;
+  const deferredInput = inputs.some((i) => i.recipe);
   try {
+    if ((request.defer || deferredInput) && datasets.relationOf && datasets.recipeFor && datasets.writeRelation) {
+      const relations = inputs.map((i) => datasets.relationOf!(i));
+      const parentIds = inputs.map((i) => i.id);
+      if (request.defer && runner.keepsIdsUnique && request.datasetId) {
+        const recipe = await datasets.recipeFor({ datasetId: request.datasetId, inputs: relations, select, params: bound });
+        if (recipe) {
+          return {
+            id: request.datasetId,
+            ownerId: request.ownerId,
+            name: request.name,
+            storageKey: datasetKey(request.ownerId, request.datasetId),
+            columns: recipe.columns,
+            rowCount: 0,
+            bytes: 0,
+            stepRunId: request.stepRunId ?? null,
+            parentIds,
+            createdAt: new Date().toISOString(),
+            recipe,
+          };
+        }
+      }
+      // Written now, but over the inputs' relations: a deferred input is computed in the same query.
+      if (deferredInput) {
+        return await datasets.writeRelation({
+          ownerId: request.ownerId,
+          name: request.name,
+          datasetId: request.datasetId,
+          stepRunId: request.stepRunId,
+          idsUnique: runner.keepsIdsUnique,
+          relation: compose(relations, select, bound),
+          parentIds,
+        });
+      }
+    }
     return await datasets.write({
       ownerId: request.ownerId,
       name: request.name,

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
-import { RECORD_ID, type DatasetMetadata, type JsonRecord, type JsonValue } from '../datasets';
-import { parquetScan, quoteIdent, sqlString } from '../datasets/sql';
+import { RECORD_ID, type DatasetMetadata, type JsonRecord, type JsonValue, type RecipeParam } from '../datasets';
+import { quoteIdent, sqlString } from '../datasets/sql';
+import { runBound } from '../datasets/writer';
 import { checkUrl, limits as httpLimits, OutboundHttpError, requestWithRetries, type OutboundResponse } from '../outbound-http';
 import type { ParamValues } from '../params';
 import { renderVarTemplate } from '../references';
@@ -99,14 +100,15 @@ function fileColumns(columns: readonly Column[], includeRecordId: boolean): Colu
 
 // ---------- running ----------
 
-/** DuckDB runs `sql` (a COPY), interrupted when the run is cancelled. */
-async function runCopy(ctx: RunContext, sql: string): Promise<void> {
+/** DuckDB runs `sql` (a COPY, `$n` bound to `params`), interrupted when the run is cancelled; answers the rows written. */
+async function runCopy(ctx: RunContext, sql: string, params: readonly RecipeParam[] = []): Promise<number> {
   ctx.signal.throwIfAborted();
-  await ctx.datasets.pool.use(async (connection) => {
+  const rows = await ctx.datasets.pool.use(async (connection) => {
     const interrupt = () => connection.interrupt();
     ctx.signal.addEventListener('abort', interrupt, { once: true });
     try {
-      await connection.run(sql);
+      const result = await runBound(connection, sql, params);
+      return Number(result.rowsChanged);
     } catch (err) {
       ctx.signal.throwIfAborted();
       const message = String((err as { message?: unknown })?.message ?? err).split('\n')[0];
@@ -116,6 +118,7 @@ async function runCopy(ctx: RunContext, sql: string): Promise<void> {
     }
   });
   ctx.signal.throwIfAborted();
+  return rows;
 }
 
 /** `write` makes a file at a scratch path; it is then saved in the owner's files (moved, so nothing is left behind). */
@@ -130,14 +133,16 @@ async function writeAndSave(ctx: RunContext, name: string, folderId: string | nu
   }
 }
 
-/** The input's Parquet file as a local path for DuckDB, held until `work` ends. */
-async function withInputFile<T>(ctx: RunContext, input: DatasetMetadata, work: (scan: string) => Promise<T>): Promise<T> {
-  const lease = await ctx.datasets.files.open(input.storageKey);
-  try {
-    return await work(parquetScan(lease.path));
-  } finally {
-    lease.release();
-  }
+/**
+ * The input as a table expression for DuckDB (its files held until `work` ends) and the values its
+ * `$n` take: a stored snapshot's Parquet file, or a deferred dataset's recipe, computed in the same
+ * streaming query as the export (datasets/recipe.ts).
+ */
+async function withInputFile<T>(ctx: RunContext, input: DatasetMetadata, work: (scan: string, params: RecipeParam[]) => Promise<T>, withoutIds = false): Promise<T> {
+  const relation = ctx.datasets.relationOf(input);
+  // A file without `_id` reads the deferred rows without computing their ids (Relation.bare).
+  if (withoutIds && relation.bare) return ctx.datasets.withRelation({ sql: relation.bare.sql, params: relation.bare.params, leaves: relation.leaves }, work);
+  return ctx.datasets.withRelation(relation, work);
 }
 
 /**
@@ -156,6 +161,9 @@ async function* pagesOf(ctx: RunContext, input: DatasetMetadata, pageSize: numbe
     ctx.progress({ done, total });
   }
 }
+
+/** The input's record count, or null while it is deferred (not known before the export counts it). */
+const knownCount = (input: DatasetMetadata): number | null => (input.recipe ? null : input.rowCount);
 
 const selectList = (columns: readonly Column[]) => columns.map((c) => quoteIdent(c.name)).join(', ');
 
@@ -177,24 +185,28 @@ function csvPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
 export const exportCsvRunner: SinkRunner = {
   stepType: 'export_csv',
   kind: 'sink',
+  streamsInput: true,
   outputColumns: (inputs, params, vars) => csvPlan(inputs, params, vars).columns,
   async run(ctx, inputs, params) {
     const plan = csvPlan([inputs[0]?.columns ?? []], params, ctx.vars);
     const [input] = inputs;
-    ctx.progress({ done: 0, total: input.rowCount, phase: 'writing' });
-    const file = await writeAndSave(ctx, plan.name!, plan.folderId, 'csv', (target) =>
-      withInputFile(ctx, input, (scan) =>
+    ctx.progress({ done: 0, total: knownCount(input), phase: 'writing' });
+    let records = 0;
+    const file = await writeAndSave(ctx, plan.name!, plan.folderId, 'csv', async (target) => {
+      records = await withInputFile(ctx, input, (scan, bound) =>
         // DuckDB quotes a value only when it must (delimiter, quote, line break), doubling inner
         // quotes; NULL is an empty field, an empty text `""`, so the two stay apart.
         runCopy(
           ctx,
           `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT csv, DELIMITER ${sqlString(plan.delimiter)}, HEADER ${plan.header}, QUOTE '"', ESCAPE '"')`,
+          bound,
         ),
-      ),
-    );
-    ctx.progress({ done: input.rowCount, total: input.rowCount });
-    ctx.log(`Saved ${file.name} (${input.rowCount} records, ${file.size} bytes)`);
-    return { files: [file], summary: { records: input.rowCount, file: file.name, bytes: file.size } };
+        !fileColumns(input.columns, plan.includeRecordId).some((c) => c.name === RECORD_ID),
+      );
+    });
+    ctx.progress({ done: records, total: records });
+    ctx.log(`Saved ${file.name} (${records} records, ${file.size} bytes)`);
+    return { files: [file], summary: { records, file: file.name, bytes: file.size } };
   },
 };
 
@@ -215,19 +227,22 @@ function parquetPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
 export const exportParquetRunner: SinkRunner = {
   stepType: 'export_parquet',
   kind: 'sink',
+  streamsInput: true,
   outputColumns: (inputs, params, vars) => parquetPlan(inputs, params, vars).columns,
   async run(ctx, inputs, params) {
     const plan = parquetPlan([inputs[0]?.columns ?? []], params, ctx.vars);
     const [input] = inputs;
-    ctx.progress({ done: 0, total: input.rowCount, phase: 'writing' });
-    const file = await writeAndSave(ctx, plan.name!, plan.folderId, 'parquet', (target) =>
-      withInputFile(ctx, input, (scan) =>
-        runCopy(ctx, `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION ${plan.compression})`),
-      ),
-    );
-    ctx.progress({ done: input.rowCount, total: input.rowCount });
-    ctx.log(`Saved ${file.name} (${input.rowCount} records, ${file.size} bytes)`);
-    return { files: [file], summary: { records: input.rowCount, file: file.name, bytes: file.size } };
+    ctx.progress({ done: 0, total: knownCount(input), phase: 'writing' });
+    let records = 0;
+    const file = await writeAndSave(ctx, plan.name!, plan.folderId, 'parquet', async (target) => {
+      records = await withInputFile(ctx, input, (scan, bound) =>
+        runCopy(ctx, `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION ${plan.compression})`, bound),
+        !fileColumns(input.columns, plan.includeRecordId).some((c) => c.name === RECORD_ID),
+      );
+    });
+    ctx.progress({ done: records, total: records });
+    ctx.log(`Saved ${file.name} (${records} records, ${file.size} bytes)`);
+    return { files: [file], summary: { records, file: file.name, bytes: file.size } };
   },
 };
 
@@ -264,8 +279,8 @@ export const exportFileRunner: SinkRunner = {
       if (plan.format === 'xlsx') return writeXlsx(ctx, input, columns, target);
       // DuckDB writes each row as a JSON object (dates as "2024-01-15", numbers as numbers);
       // ARRAY makes one JSON array of them instead of one object per line.
-      await withInputFile(ctx, input, (scan) =>
-        runCopy(ctx, `COPY (SELECT ${selectList(columns)} FROM ${scan}) TO ${sqlString(target)} (FORMAT json, ARRAY ${plan.format === 'json'})`),
+      await withInputFile(ctx, input, (scan, bound) =>
+        runCopy(ctx, `COPY (SELECT ${selectList(columns)} FROM ${scan}) TO ${sqlString(target)} (FORMAT json, ARRAY ${plan.format === 'json'})`, bound),
       );
     });
     ctx.progress({ done: input.rowCount, total: input.rowCount });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
-import type { DatasetMetadata, RowColumn } from '../datasets';
+import { newMarker, type DatasetMetadata, type DatasetRecipe, type RowColumn } from '../datasets';
 import { translate } from '../../i18n/messages';
 import { OutboundHttpError, type OutboundResponse } from '../outbound-http';
 import { sqlString } from '../datasets/sql';
@@ -214,7 +214,78 @@ export const importCsvRunner: SourceRunner = {
       return finished(ctx, await readCsv(ctx, file.path, options, what, file.size), what);
     });
   },
+  /**
+   * Deferred: the dataset keeps its own copy of the file (`datasets/<owner>/<id>.csv`) and its
+   * recipe reads that copy with the options chosen now (delimiter, header names), so the records
+   * and ids are the same whenever it is materialized. Only the file's head is read here (DuckDB
+   * sniffs the types); a line breaking the shape fails the step that first reads the rows.
+   */
+  async defer(ctx, stored) {
+    if (!ctx.files.keep) return null;
+    const params = resolveParams('import_csv', stored, ctx.vars);
+    const fileId = idParam(params, 'file', 'server.params.file');
+    const options = csvOptions(params);
+    checkAborted(ctx);
+    const storageKey = csvCopyKey(ctx.ownerId, ctx.output.datasetId);
+    const file = await ctx.files.keep(fileId, storageKey);
+    const what = quotedName(file.name);
+    const lease = await ctx.datasets.files.open(storageKey);
+    let recipe: DatasetRecipe | null;
+    try {
+      const read = await csvRead(ctx, lease.path, options, what, file.size);
+      const marker = newMarker();
+      const select = (await pinnedCsvSelect(ctx, read.select, lease.path)).split(sqlString(lease.path)).join(sqlString(marker));
+      const relation = { sql: `(${select}${limitClause(ctx)})`, params: [], leaves: [{ marker, storageKey, datasetId: ctx.output.datasetId }] };
+      recipe = await ctx.datasets.recipeFor({ datasetId: ctx.output.datasetId, inputs: [relation], select: ([table]) => `SELECT * FROM ${table}` }).catch((err: unknown) => {
+        throw readFailure(err, what, read.explain);
+      });
+    } finally {
+      lease.release();
+    }
+    if (!recipe) {
+      await ctx.datasets.storage.delete(storageKey);
+      return null;
+    }
+    ctx.progress({ done: 0, total: null, phase: 'deferred' });
+    ctx.log(`Read the header of ${what}: ${recipe.columns.length - 1} column(s); its records are read when a later step or a person needs them`);
+    return recipe;
+  },
 };
+
+/**
+ * The CSV read with what DuckDB's sniffer found pinned (dialect, column names and types, date
+ * formats: `sniff_csv`'s own read_csv call, with our options kept), so reading it again — every
+ * later step's prepare, and the final query — does not sniff again (≈ 25–100 ms a time for a big
+ * file) and cannot come out differently. Kept only when it gives exactly the columns (names and
+ * types) the sniffer reports; otherwise the sniffing read stays.
+ */
+async function pinnedCsvSelect(ctx: RunContext, select: string, filePath: string): Promise<string> {
+  const scan = /^SELECT \* FROM read_csv\((.*)\)$/s.exec(select);
+  if (!scan) return select;
+  try {
+    return await ctx.datasets.pool.use(async (connection) => {
+      const sniffed = await connection.runAndReadAll(`SELECT Prompt, CAST(to_json(Columns) AS VARCHAR) FROM sniff_csv(${scan[1]})`);
+      const [promptValue, columnsJson] = sniffed.getRows()[0] ?? [];
+      const call = /^FROM (read_csv\(.*\));?\s*$/s.exec(String(promptValue ?? '').trim());
+      if (!call || !call[1].startsWith(`read_csv(${sqlString(filePath)}`)) return select;
+      const pinned = `SELECT * FROM ${call[1]}`;
+      // The call must give the columns the sniffer reports (names and types), else the sniffing read stays.
+      const expected = (JSON.parse(String(columnsJson ?? '[]')) as { name: string; type: string }[]).map((c) => `${c.name} ${c.type}`).join('\n');
+      const prepared = await connection.prepare(pinned);
+      try {
+        const got = Array.from({ length: prepared.columnCount }, (_, i) => `${prepared.columnName(i)} ${prepared.columnType(i).toString()}`).join('\n');
+        return got === expected ? pinned : select;
+      } finally {
+        prepared.destroySync();
+      }
+    });
+  } catch {
+    return select;
+  }
+}
+
+/** Where a deferred CSV import keeps its copy of the file, beside its (future) snapshot. */
+export const csvCopyKey = (ownerId: string, datasetId: string) => `datasets/${ownerId}/${datasetId}.csv`;
 
 // ---------------------------------------------------------------------------------------------
 // One file of any data format

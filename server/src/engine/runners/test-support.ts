@@ -97,6 +97,11 @@ export function createRunnerTestbed(): RunnerTestbed {
       saved.set(id, { ...result, path: file });
       return result;
     },
+    async keep(fileId, storageKey) {
+      const file = find(fileId);
+      await datasets.storage.put(storageKey, fs.createReadStream(file.path));
+      return { id: file.id, name: file.name, size: fs.statSync(file.path).size };
+    },
   });
 
   return {

@@ -1,6 +1,6 @@
 import type { EmbeddingModel } from 'ai';
 import type { ChatModel } from '../../ai';
-import type { DatasetColumn, DatasetMetadata, Datasets, JsonRecord, JsonValue, RowColumnType } from '../datasets';
+import type { DatasetColumn, DatasetMetadata, DatasetRecipe, Datasets, JsonRecord, JsonValue, RowColumnType } from '../datasets';
 import type { OutboundHttpClient } from '../outbound-http';
 import type { ParamValues } from '../params';
 import type { StepParamsInvalid } from './errors';
@@ -160,6 +160,12 @@ export interface UserFiles {
    * existing name in the folder gets a free name ("export (1).csv"), as uploads do.
    */
   save(request: { name: string; folderId?: string | null; localPath: string }): Promise<SavedFile>;
+  /**
+   * Copies the file (server-side: a hard link on local storage) to `storageKey` under `datasets/`,
+   * for a deferred dataset that reads it later: replacing or deleting the file leaves the copy.
+   * A missing file throws StepRunFailed naming it.
+   */
+  keep?(fileId: string, storageKey: string): Promise<{ id: string; name: string; size: number }>;
   /** A folder DuckDB may read and write, for files a step makes before `save` (deleted with the step run's work). */
   readonly scratchDir: string;
 }
@@ -195,11 +201,23 @@ export interface SourceRunner extends RunnerBase {
    * tells (a CSV's header); the engine then uses the written dataset's columns.
    */
   run(ctx: RunContext, params: ParamValues): Promise<DatasetMetadata>;
+  /**
+   * Instead of `run`: registers `ctx.output` as deferred (datasets/recipe.ts), reading an
+   * immutable copy the dataset owns, so nothing is written until someone needs the snapshot.
+   * Answers the recipe, or null when the source must be written now (`run` is then called).
+   */
+  defer?(ctx: RunContext, params: ParamValues): Promise<DatasetRecipe | null>;
 }
 
 /** Sends its input somewhere (a file in the user's files, a webhook); its output is its input, unchanged. */
 export interface SinkRunner extends RunnerBase {
   kind: 'sink';
+  /**
+   * Reads its input in one streaming query (through `ctx.datasets.withRelation`), so a deferred
+   * input is computed there and never written; without it the engine materializes a deferred
+   * input first (its row count and random access are then known).
+   */
+  streamsInput?: boolean;
   /** Answers what it made, for the run panel and the step's log (files written, calls made). */
   run(ctx: RunContext, inputs: readonly DatasetMetadata[], params: ParamValues): Promise<SinkResult>;
 }

@@ -24,6 +24,23 @@ const notReadByUnfinishedStepRun = (eb: DatasetsScope) =>
   );
 
 /** No step run created since `since` answered it as its output (a cached step reuses an old dataset). */
+/**
+ * Not a file a deferred dataset's recipe reads (its parents' snapshots, a CSV copy: recipe.ts's
+ * leaves, stored as `"datasetId":"<id>"` in the recipe's JSON): it stays while such a dataset
+ * does, deferred, and goes in a later pass once that one is gone or written.
+ */
+const notNeededByDeferred = (eb: DatasetsScope) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('datasets as needer')
+        .select(sql.lit(1).as('one'))
+        .where('needer.recipe', 'is not', null)
+        .whereRef('needer.id', '!=', 'datasets.id')
+        .where(sql<boolean>`needer.recipe LIKE '%"datasetId":"' || datasets.id || '"%'`),
+    ),
+  );
+
 const notReusedSince = (eb: DatasetsScope, since: string) =>
   eb.not(eb.exists(eb.selectFrom('step_runs as reuser').select(sql.lit(1).as('one')).whereRef('reuser.output_dataset_id', '=', 'datasets.id').where('reuser.created_at', '>=', since)));
 
@@ -43,6 +60,7 @@ export class DatasetRetentionRepository {
       .where('expires_at', 'is not', null)
       .where('expires_at', '<', now)
       .where((eb) => notReadByUnfinishedStepRun(eb))
+      .where((eb) => notNeededByDeferred(eb))
       .orderBy('expires_at')
       .limit(limit)
       .execute();
@@ -80,6 +98,7 @@ export class DatasetRetentionRepository {
       .where('created_at', '<', cutoff)
       .where('id', 'not in', newestPerStep)
       .where((eb) => notReadByUnfinishedStepRun(eb))
+      .where((eb) => notNeededByDeferred(eb))
       .where((eb) => notReusedSince(eb, cutoff))
       .orderBy('created_at')
       .limit(limit)
@@ -99,7 +118,8 @@ export class DatasetRetentionRepository {
       let query = tx
         .deleteFrom('datasets')
         .where('id', '=', id)
-        .where((eb) => notReadByUnfinishedStepRun(eb));
+        .where((eb) => notReadByUnfinishedStepRun(eb))
+      .where((eb) => notNeededByDeferred(eb));
       if (options.notReusedSince) {
         const since = options.notReusedSince;
         query = query.where((eb) => notReusedSince(eb, since));

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DatasetsTable } from '../../db/schema';
 import type { DatasetColumn, DatasetMetadata } from '../../engine/datasets/metadata';
+import type { DatasetRecipe } from '../../engine/datasets/recipe';
 
 export interface StoredDataset {
   meta: DatasetMetadata;
@@ -32,6 +33,7 @@ const toMeta = (row: DatasetsTable, parentIds: string[]): DatasetMetadata => ({
   stepRunId: row.step_run_id,
   parentIds,
   createdAt: row.created_at,
+  recipe: row.recipe ? (JSON.parse(row.recipe) as DatasetRecipe) : null,
 });
 
 /** The LIKE pattern of "contains text", case-insensitive, with the text's own %, _ and \\ taken literally. */
@@ -64,7 +66,7 @@ export class DatasetsRepository {
         .leftJoin('step_runs as s', 's.id', 'd.step_run_id')
         .leftJoin('workflow_runs as r', 'r.id', 's.run_id')
         .leftJoin('workflows as w', 'w.id', 'r.workflow_id')
-        .select(['d.id', 'd.name', 'd.row_count', 'd.bytes', 'd.created_at', 'd.expires_at', 'r.workflow_id', 'w.name as workflow_name', 's.step_id'])
+        .select(['d.id', 'd.name', 'd.row_count', 'd.bytes', 'd.recipe', 'd.created_at', 'd.expires_at', 'r.workflow_id', 'w.name as workflow_name', 's.step_id'])
         .orderBy('d.created_at', 'desc')
         .orderBy('d.id', 'desc')
         .limit(query.limit)
@@ -113,7 +115,7 @@ export class DatasetsRepository {
       .selectFrom('datasets as d')
       .innerJoin('step_runs as s', 's.id', 'd.step_run_id')
       .innerJoin('workflow_runs as r', 'r.id', 's.run_id')
-      .select(['d.id', 'd.name', 's.run_id', 'd.row_count', 'd.created_at', 'd.expires_at'])
+      .select(['d.id', 'd.name', 's.run_id', 'd.row_count', 'd.recipe', 'd.created_at', 'd.expires_at'])
       .where('d.user_id', '=', userId)
       .where('r.workflow_id', '=', origin.workflowId)
       .where('s.step_id', '=', origin.stepId)
@@ -144,6 +146,7 @@ export class DatasetsRepository {
       step_run_id: meta.stepRunId,
       created_at: meta.createdAt,
       expires_at: expiresAt,
+      recipe: meta.recipe ? JSON.stringify(meta.recipe) : null,
     };
     await this.db.transaction().execute(async (tx) => {
       await tx.insertInto('datasets').values(row).execute();

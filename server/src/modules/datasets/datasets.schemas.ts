@@ -141,7 +141,7 @@ export const SiblingsOut = Type.Object({
       id: Type.String(),
       name: Type.String(),
       run_id: Type.String(),
-      row_count: Type.Integer(),
+      row_count: Type.Union([Type.Integer(), Type.Null()], { description: 'Null while the dataset is deferred (computed from its inputs, not written yet): opening it writes it and tells the count.' }),
       created_at: Type.String(),
       expires_at: Type.Union([Type.String(), Type.Null()]),
     }),
@@ -163,7 +163,7 @@ export type DatasetListQueryIn = Static<typeof DatasetListQueryIn>;
 export const DatasetSummaryOut = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  row_count: Type.Integer(),
+  row_count: Type.Union([Type.Integer(), Type.Null()], { description: 'Null while the dataset is deferred (computed from its inputs, not written yet): opening it writes it and tells the count.' }),
   bytes: Type.Integer({ description: 'Size of the compressed Parquet snapshot.' }),
   created_at: Type.String(),
   expires_at: Type.Union([Type.String(), Type.Null()]),

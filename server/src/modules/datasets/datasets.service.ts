@@ -64,7 +64,8 @@ export class DatasetsService {
       items: rows.map((r) => ({
         id: r.id,
         name: r.name,
-        row_count: Number(r.row_count),
+        // Deferred (not written yet): the count is not known until someone opens it.
+        row_count: r.recipe ? null : Number(r.row_count),
         bytes: Number(r.bytes),
         created_at: r.created_at,
         expires_at: r.expires_at,
@@ -166,7 +167,7 @@ export class DatasetsService {
     const origin = meta.stepRunId ? await this.repo.originOf(meta.stepRunId) : undefined;
     if (!origin) return { items: [] };
     const rows = await this.repo.siblingsOf(userId, origin, id, MAX_SIBLINGS);
-    return { items: rows.map((r) => ({ id: r.id, name: r.name, run_id: r.run_id, row_count: Number(r.row_count), created_at: r.created_at, expires_at: r.expires_at })) };
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, run_id: r.run_id, row_count: r.recipe ? null : Number(r.row_count), created_at: r.created_at, expires_at: r.expires_at })) };
   }
 
   /** The whole dataset as a file to stream (`file.done()` once sent) and the name to save it under. */
@@ -176,9 +177,17 @@ export class DatasetsService {
     return { file, fileName: `${meta.name}.${format}` };
   }
 
+  /**
+   * The dataset if this user owns it. A deferred one is materialized first (written once, or found
+   * written by a run that crashed before saying so), so what is answered — counts, records,
+   * downloads — is the stored snapshot's.
+   */
   private async owned(userId: string, id: string) {
     const stored = await this.repo.findOwned(userId, id);
     if (!stored) throw notFoundDataset();
+    if (stored.meta.recipe && this.datasets.files.materializer && (await this.datasets.files.materializer(stored.meta.storageKey))) {
+      return (await this.repo.findOwned(userId, id)) ?? stored;
+    }
     return stored;
   }
 }

@@ -431,14 +431,15 @@ export class RunEngine {
       outcome = result.cached ? 'cached' : 'succeeded';
       const finished = await this.repo.setStepRunState(stepRun.id, outcome, ['running', 'paused'], {
         output_dataset_id: result.output.id,
-        records_total: result.output.rowCount,
-        records_done: result.done ?? result.output.rowCount,
+        // A deferred output (not written yet, see engine/datasets/recipe.ts) has no count yet.
+        records_total: result.output.recipe ? (result.counted ?? null) : result.output.rowCount,
+        records_done: result.output.recipe ? (result.counted ?? 0) : (result.done ?? result.output.rowCount),
         records_failed: result.failed,
         ended_at: now(),
         error: null,
         cache_key: result.cacheKey,
       });
-      if (finished) await this.event(run.id, stepRun.id, `step_${outcome}`, { step_id: step.id, dataset_id: result.output.id, records: result.output.rowCount, failed: result.failed, ...(result.summary ? { summary: result.summary } : {}) });
+      if (finished) await this.event(run.id, stepRun.id, `step_${outcome}`, { step_id: step.id, dataset_id: result.output.id, records: result.output.recipe ? (result.counted ?? null) : result.output.rowCount, ...(result.output.recipe ? { deferred: true } : {}), failed: result.failed, ...(result.summary ? { summary: result.summary } : {}) });
     } catch (err) {
       if (controller.signal.aborted) {
         // Paused or cancelled (the state says which; it was set by whoever stopped us), or shutting down.
@@ -491,11 +492,11 @@ export class RunEngine {
     log: (line: string) => void;
     files: StepUserFiles;
     onProgress: () => void;
-  }): Promise<{ output: DatasetMetadata; failed: number; done?: number; cached?: boolean; cacheKey: string; summary?: unknown }> {
+  }): Promise<{ output: DatasetMetadata; failed: number; done?: number; cached?: boolean; cacheKey: string; summary?: unknown; counted?: number }> {
     const { run, stepRun, step, snapshot, controller, log, files } = a;
     const runner = getRunner(step.step_type);
     if (!runner) throw new DomainError('rejected', 'server.runs.stepNotRunnable', { step: step.name });
-    const inputs = await Promise.all(a.inputIds.map((id) => this.ownedDataset(run.user_id, id)));
+    let inputs = await Promise.all(a.inputIds.map((id) => this.ownedDataset(run.user_id, id)));
     const vars = await this.variables(run, snapshot);
     const cacheKey = sha256({ type: step.step_type, version: stepRun.type_version, params: step.param_inputs, vars, inputs: a.inputIds, sample: run.sample_size });
     const params = step.param_inputs;
@@ -554,27 +555,43 @@ export class RunEngine {
     const existing = await this.datasetRows.findOwned(run.user_id, datasetId);
     if (existing) return { output: existing, failed: Number(stepRun.records_failed), cacheKey };
 
-    log(`Running ${step.step_type} on ${inputs.map((i) => `${i.rowCount} record(s)`).join(' and ') || 'no input'}`);
+    // Steps that read their input record by record or need its count get a deferred input written
+    // first (once: it stays stored); SQL steps and streaming sinks read it through its recipe.
+    if (inputs.some((i) => i.recipe) && (runner.kind === 'per-record' || (runner.kind === 'sink' && !runner.streamsInput) || runner.kind === 'source')) {
+      inputs = await Promise.all(inputs.map((i) => (i.recipe ? this.materialized(run.user_id, i) : i)));
+    }
+    log(`Running ${step.step_type} on ${inputs.map((i) => (i.recipe ? 'a deferred input' : `${i.rowCount} record(s)`)).join(' and ') || 'no input'}`);
     let output: DatasetMetadata;
     let failed = 0;
     let summary: unknown;
+    // A streaming sink over a deferred input counts what it sent: the step's records, though its output stays deferred.
+    let counted: number | undefined;
     const registered = (meta: DatasetMetadata) => this.registerDataset(meta, expiresAt);
     // What a snapshot written by this try is, should it have to be read back (writeOnce).
     const stored = { ownerId: run.user_id, datasetId, name, stepRunId: stepRun.id, parentIds: inputs.map((i) => i.id) };
     switch (runner.kind) {
       case 'sql':
-        output = await registered(await this.writeOnce(stored, () => runSqlStep(this.deps.datasets, { runner, inputs, params, vars, ownerId: run.user_id, name, stepRunId: stepRun.id, datasetId })));
+        output = await registered(
+          await this.writeOnce(stored, () => runSqlStep(this.deps.datasets, { runner, inputs, params, vars, ownerId: run.user_id, name, stepRunId: stepRun.id, datasetId, defer: true })),
+        );
         break;
-      case 'source':
+      case 'source': {
         checkColumns(runner, inputs, params, vars);
-        output = await registered(await this.writeOnce(stored, () => runner.run(ctx, params)));
+        const recipe = runner.defer ? await runner.defer(ctx, params) : null;
+        output = await registered(
+          recipe
+            ? { id: datasetId, ownerId: run.user_id, name, storageKey: datasetKey(run.user_id, datasetId), columns: recipe.columns, rowCount: 0, bytes: 0, stepRunId: stepRun.id, parentIds: [], createdAt: now(), recipe }
+            : await this.writeOnce(stored, () => runner.run(ctx, params)),
+        );
         break;
+      }
       case 'sink': {
         checkColumns(runner, inputs, params, vars);
         const result = await runner.run(ctx, inputs, params);
         summary = { ...(result.summary ?? {}), ...(result.files ? { files: result.files.map((f) => ({ id: f.id, name: f.name })) } : {}) };
         for (const f of result.files ?? []) log(`Saved ${f.name} (${f.size} bytes)`);
         output = inputs[0];
+        if (typeof result.summary?.records === 'number') counted = result.summary.records;
         break;
       }
       case 'per-record': {
@@ -599,8 +616,8 @@ export class RunEngine {
       const pruned = await aiCache.prune().catch((err) => void this.deps.log.warn({ err }, 'could not prune the AI answer cache'));
       if (pruned) log(`Pruned ${pruned} old AI answer(s) from the cache`);
     }
-    log(`Done: ${output.rowCount} record(s)${failed ? `, ${failed} failed` : ''}`);
-    return { output, failed, cacheKey, summary, done: runner.kind === 'per-record' ? inputs[0].rowCount : output.rowCount };
+    log(output.recipe ? 'Done: deferred (its records are computed when a later step or a person reads them)' : `Done: ${output.rowCount} record(s)${failed ? `, ${failed} failed` : ''}`);
+    return { output, failed, cacheKey, summary, counted, done: runner.kind === 'per-record' ? inputs[0].rowCount : output.rowCount };
   }
 
   /**
@@ -631,6 +648,15 @@ export class RunEngine {
       if (!isUniqueViolation(err) || !(await this.datasetRows.findOwned(meta.ownerId, meta.id))) throw err;
     }
     return meta;
+  }
+
+  /** A deferred dataset written now (or by whoever got there first), with its real counts. */
+  private async materialized(userId: string, meta: DatasetMetadata): Promise<DatasetMetadata> {
+    const lease = await this.deps.datasets.files.open(meta.storageKey);
+    lease.release();
+    const stored = await this.ownedDataset(userId, meta.id);
+    if (stored.recipe) throw new Error(`Dataset ${meta.id} is still deferred after being written`);
+    return stored;
   }
 
   private async ownedDataset(userId: string, id: string): Promise<DatasetMetadata> {

@@ -57,6 +57,13 @@ export class StepUserFiles implements UserFiles {
     }
   }
 
+  async keep(fileId: string, storageKey: string): Promise<{ id: string; name: string; size: number }> {
+    const row = await this.files.findOwned(this.ownerId, fileId);
+    if (!row || row.status !== 'ready') throw new StepRunFailed(`The file ${fileId} no longer exists; choose another in the step's settings`, null);
+    await this.deps.storage.copy(row.storage_key, storageKey);
+    return { id: row.id, name: row.name, size: Number(row.size) };
+  }
+
   async listFolder(folderId: string): Promise<FolderEntry[]> {
     const tree = await this.folders.subtree(this.ownerId, folderId);
     if (!tree.length) throw new StepRunFailed(`The folder ${folderId} no longer exists; choose another in the step's settings`, null);
