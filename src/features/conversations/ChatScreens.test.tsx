@@ -40,8 +40,8 @@ const commitCard: CommitCard = {
   commit_id: 'k-2',
   workflow_id: 'w-1',
   applied: true,
-  summary: 'Added 1 step',
-  changes: [{ kind: 'step_added', step_id: 's-2', label: 'Filter rows' }],
+  summary: 'Added 1 step(s)',
+  changes: [{ kind: 'step_added', step_id: 's-2', label: 'Added step Filter rows' }],
 };
 const commitOf = (id: string, seq: number) => ({ id, workflow_id: 'w-1', seq, kind: 'edit', message: `Commit ${seq}`, author: null, changes: [], created_at: '2026-11-23T10:00:00.000Z' });
 
@@ -116,18 +116,17 @@ describe('the editor’s assistant', () => {
 
     stream.send('tool_call', { id: 't-1', name: 'add_step', args: { step_type: 'filter', name: 'Filter rows' } });
     const card = await within(log).findByTestId('tool-call');
-    expect(card).toHaveTextContent('Using add_step: Filter rows…');
+    expect(card).toHaveTextContent('Using Add step: Filter rows…');
     expect(card).toHaveAttribute('data-state', 'running');
-    stream.send('tool_result', { id: 't-1', name: 'add_step', ok: true, result: { summary: 'Added step Filter rows', step_id: 's-2' } });
+    stream.send('tool_result', { id: 't-1', name: 'add_step', ok: true, result: { summary: 'Added step Filter rows', step: { id: 's-2', name: 'Filter rows', step_type: 'filter', param_inputs: {}, inputs: ['s-1'] } } });
     await waitFor(() => expect(card).toHaveTextContent('Added step Filter rows'));
     expect(card).toHaveAttribute('data-state', 'done');
 
     const readsBefore = workflowReads;
     stream.send('commit', commitCard);
     const commit = await within(log).findByTestId('commit-card');
-    expect(commit).toHaveTextContent('Added 1 step');
-    expect(commit).toHaveTextContent('Added step');
-    expect(commit).toHaveTextContent('Filter rows');
+    expect(commit).toHaveTextContent('Added 1 step(s)');
+    expect(commit).toHaveTextContent('Added step Filter rows');
     // The commit made the workflow stale: the editor reads it again, as after its own edits.
     await waitFor(() => expect(workflowReads).toBeGreaterThan(readsBefore));
 
@@ -176,7 +175,7 @@ describe('the editor’s assistant', () => {
       }),
     );
     const { user } = await openAssistant();
-    await user.click(await screen.findByRole('button', { name: 'Undo: Added 1 step' }));
+    await user.click(await screen.findByRole('button', { name: 'Undo: Added 1 step(s)' }));
     await waitFor(() => expect(undone).toEqual([{ workflow_id: 'w-1', version: 1 }]));
     expect(await within(screen.getByTestId('commit-card')).findByText('Undone')).toBeInTheDocument();
   });
@@ -194,7 +193,7 @@ describe('the editor’s assistant', () => {
       }),
     );
     const { user } = await openAssistant();
-    await user.click(await screen.findByRole('button', { name: 'Undo: Added 1 step' }));
+    await user.click(await screen.findByRole('button', { name: 'Undo: Added 1 step(s)' }));
     await waitFor(() => expect(restored).toEqual(['k-1']));
   });
 
@@ -213,7 +212,7 @@ describe('the editor’s assistant', () => {
     );
     const { user } = await openAssistant();
     expect(within(screen.getByTestId('commit-card')).getByText('Proposal, not applied')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Apply: Added 1 step' }));
+    await user.click(screen.getByRole('button', { name: 'Apply: Added 1 step(s)' }));
     await waitFor(() => expect(bodies).toEqual([{ content: 'Add a filter' }]));
 
     // The switch makes the next turn a proposal.
@@ -227,7 +226,7 @@ describe('the editor’s assistant', () => {
     server.use(
       http.post(api('/conversations/c-1/messages/stream'), () =>
         HttpResponse.json(
-          { detail: 'No language model is configured.', modal: { modal_id: 'llm-missing', level: 'warning', content: 'Connect a model: set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } },
+          { detail: 'No language model is configured.', modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Connect a model: set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } },
           { status: 409 },
         ),
       ),

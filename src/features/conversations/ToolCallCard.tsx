@@ -29,7 +29,9 @@ export function toolLabel(call: ToolCall | undefined, result: ToolResult | undef
 export function ToolCallCard({ call, result }: { call?: ToolCall; result?: ToolResult }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const { tool, said, target, error } = toolLabel(call, result);
+  const { tool: name, said, target, error } = toolLabel(call, result);
+  // The coordinator's tools by what they do ("Add step"); a tool this screen does not know by its name.
+  const tool = intl.messages[`chat.tool.name.${name}`] ? t(`chat.tool.name.${name}`) : name;
   const state = !result ? 'running' : result.ok ? 'done' : 'failed';
   const text =
     state === 'failed'
