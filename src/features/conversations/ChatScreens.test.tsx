@@ -127,6 +127,8 @@ describe('the editor’s assistant', () => {
     const commit = await within(log).findByTestId('commit-card');
     expect(commit).toHaveTextContent('Added 1 step(s)');
     expect(commit).toHaveTextContent('Added step Filter rows');
+    // The change's label is the server's whole sentence: said once, not after a kind badge again.
+    expect(commit).not.toHaveTextContent('Added step Added step');
     // The commit made the workflow stale: the editor reads it again, as after its own edits.
     await waitFor(() => expect(workflowReads).toBeGreaterThan(readsBefore));
 
