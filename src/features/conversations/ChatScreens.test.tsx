@@ -167,6 +167,28 @@ describe('the editor’s assistant', () => {
     await waitFor(() => expect(aborted).toBe(true));
   });
 
+  it('joins each tool result to its own call when the model server numbers its calls afresh each step, and says why a call was refused', async () => {
+    const step = (id: string, name: string) => ({ id, workflow_id: 'w-1', step_type: 'filter', name, param_inputs: {}, inputs: [], position: { x: 0, y: 0 } });
+    // As the server stores a turn whose two model steps both called their first tool `call_1`.
+    const parts: ConversationMessageOut['parts'] = [
+      { type: 'tool_call', id: 'call_1', name: 'add_step', args: { step_type: 'filter', name: 'Big deals' } },
+      { type: 'tool_call', id: 'call_2', name: 'add_step', args: { step_type: 'teleport' } },
+      { type: 'tool_result', id: 'call_1', name: 'add_step', ok: true, result: { summary: 'Added step Big deals', step: step('s-2', 'Big deals') } },
+      { type: 'tool_result', id: 'call_2', name: 'add_step', ok: false, result: { error: 'The tool call does not fit the rules; see problems.', problems: [{ msg: 'There is no step type "teleport".', loc: ['body', 'step_type'] }] } },
+      { type: 'tool_call', id: 'call_1', name: 'connect_steps', args: { from_step_id: 's-1', to_step_id: 's-2' } },
+      { type: 'tool_result', id: 'call_1', name: 'connect_steps', ok: true, result: { summary: 'Connected Load leads → Big deals', step: step('s-2', 'Big deals') } },
+      { type: 'text', text: 'Done.' },
+    ];
+    serveEditor([message({ id: 'm-1', content: 'Build it' }), message({ id: 'm-2', role: 'assistant', content: 'Done.', parts })]);
+    const { log } = await openAssistant();
+    await within(log).findByText('Done.');
+    expect(within(log).getAllByTestId('tool-call').map((card) => card.textContent)).toEqual([
+      'Added step Big deals',
+      'Add step failed: There is no step type "teleport".',
+      'Connected Load leads → Big deals',
+    ]);
+  });
+
   it('undoes the turn’s commit with the workflow’s undo when it is the latest change', async () => {
     serveEditor([message({ id: 'm-1', content: 'Add a filter' }), message({ id: 'm-2', role: 'assistant', content: 'Done.', parts: [{ type: 'text', text: 'Done.' }], commit: commitCard })]);
     const undone: unknown[] = [];

@@ -19,7 +19,10 @@ const firstString = (value: unknown, keys: string[]) => {
  */
 export function toolLabel(call: ToolCall | undefined, result: ToolResult | undefined): { tool: string; said: string | undefined; target: string | undefined; error: string | undefined } {
   const tool = call?.name ?? result?.name ?? '';
-  const error = result && !result.ok ? (firstString(result.result, ['error', 'detail', 'message']) ?? '') : undefined;
+  // A refused call's `problems` say what was wrong ("There is no step type …"); its `error` says
+  // only that there are problems, for the model.
+  const problems = result && !result.ok && isRecord(result.result) && Array.isArray(result.result.problems) ? result.result.problems.map((p) => firstString(p, ['msg'])).filter(Boolean) : [];
+  const error = result && !result.ok ? (problems.length ? problems.join(' ') : (firstString(result.result, ['error', 'detail', 'message']) ?? '')) : undefined;
   const said = result?.ok ? firstString(result.result, ['summary', 'label', 'message']) : undefined;
   const target = firstString(call?.args, ['name', 'label', 'step_name', 'title', 'query', 'step_type']);
   return { tool, said, target, error };
