@@ -48,21 +48,22 @@ describe('the workflow assistant', () => {
 
   e2e.test('asks the coordinator for a 3-step workflow: the answer streams in, the steps appear on the canvas as one commit, and Undo takes them away', async () => {
     // The model's side of the turn: three add_step calls, then connect_steps between the steps they
-    // made (ids only the tools' answers know), then a text streamed in small pieces.
+    // made (ids only the tools' answers know), then a text streamed in small pieces. The stand-in
+    // numbers its tool calls afresh in each answer (call_1…), as some real servers do.
     llm.queue(
       {
         toolCalls: [
-          { id: 'a1', name: 'add_step', args: { step_type: 'import_csv', name: 'Load leads' } },
-          { id: 'a2', name: 'add_step', args: { step_type: 'filter', name: 'Big deals' } },
-          { id: 'a3', name: 'add_step', args: { step_type: 'sort', name: 'Biggest first' } },
+          { name: 'add_step', args: { step_type: 'import_csv', name: 'Load leads' } },
+          { name: 'add_step', args: { step_type: 'filter', name: 'Big deals' } },
+          { name: 'add_step', args: { step_type: 'sort', name: 'Biggest first' } },
         ],
       },
       (request) => {
         const [load, filter, sort] = toolOutputs(request).map((o) => o.step!.id);
         return {
           toolCalls: [
-            { id: 'c1', name: 'connect_steps', args: { from_step_id: load, to_step_id: filter } },
-            { id: 'c2', name: 'connect_steps', args: { from_step_id: filter, to_step_id: sort } },
+            { name: 'connect_steps', args: { from_step_id: load, to_step_id: filter } },
+            { name: 'connect_steps', args: { from_step_id: filter, to_step_id: sort } },
           ],
         };
       },
@@ -89,7 +90,14 @@ describe('the workflow assistant', () => {
     await log.getByText('three steps', { exact: true }).waitFor();
     await answer.getByText(/Undo it from the card if it is not what you wanted\./).waitFor();
     await page.getByRole('button', { name: 'Send' }).waitFor();
-    expect(await tools.count()).toBe(5);
+    // Each card joined its own result, in the order the calls were made.
+    expect(await tools.allTextContents()).toEqual([
+      'Added step Load leads',
+      'Added step Big deals',
+      'Added step Biggest first',
+      'Connected Load leads → Big deals',
+      'Connected Big deals → Biggest first',
+    ]);
     expect(await log.locator('[data-testid=tool-call][data-state=done]').count()).toBe(5);
 
     // One commit, with its changes, and the three steps on the canvas as the user sees them.
