@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { makeStore } from '../../app/store';
 import { api } from '../../test/handlers';
 import { server } from '../../test/server';
-import { agentsApi } from './agentsApi';
+import { agentsApi, type RecordsPreview } from './agentsApi';
 
 // The agents' whole-answer calls as docs/agents.md has them: paths, query, bodies, and the 409 a
 // missing model answers reaching the notices as its warning modal.
@@ -12,6 +12,18 @@ const reply = (over: object = {}) => ({
   message: { id: 'm-2', role: 'assistant', content: 'Done.', parts: [], status: 'complete', commit: null, usage: null, created_at: '2026-11-23T10:00:00.000Z' },
   ...over,
 });
+
+/** A step-param turn's preview as the server sends it (agents.schemas.ts PreviewOut). */
+const preview: RecordsPreview = {
+  run_id: 'run-1',
+  state: 'succeeded',
+  error: null,
+  columns: [
+    { name: '_id', type: 'VARCHAR' },
+    { name: 'amount', type: 'DOUBLE' },
+  ],
+  records: [{ _id: 'r-1', amount: 120 }],
+};
 
 describe('agentsApi', () => {
   beforeEach(() => localStorage.setItem('accessToken', 'good'));
@@ -25,7 +37,7 @@ describe('agentsApi', () => {
       }),
       http.post(api('/agents/workflow-step-param/:workflowId/:stepId/message'), async ({ request, params }) => {
         seen.push(`param ${params.workflowId as string}/${params.stepId as string} ${JSON.stringify(await request.json())}`);
-        return HttpResponse.json(reply({ params: { column: 'amount' }, applied: true, preview: null }));
+        return HttpResponse.json(reply({ params: { column: 'amount' }, applied: true, preview }));
       }),
       http.post(api('/agents/workflow-step-param-evaluation/:workflowId/:stepId/message'), async ({ request, params }) => {
         seen.push(`evaluation ${params.workflowId as string}/${params.stepId as string} ${JSON.stringify(await request.json())}`);
@@ -42,18 +54,35 @@ describe('agentsApi', () => {
       'evaluation w-1/s-1 {"sample_size":3}',
     ]);
     expect(param.data?.params).toEqual({ column: 'amount' });
+    // The preview is the sample run, as the server answers it: state, error, typed columns, records.
+    expect(param.data?.preview).toEqual(preview);
+    expect(param.data?.preview?.columns.map((c) => c.name)).toEqual(['_id', 'amount']);
     expect(evaluation.data?.problems[0].msg).toBe('Empty answer');
   });
 
   it('shows the no-model warning modal of a 409', async () => {
     server.use(
       http.post(api('/agents/coordinator/:workflowId/message'), () =>
-        HttpResponse.json({ detail: 'No model.', modal: { modal_id: 'llm-missing', level: 'warning', content: 'Set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } }, { status: 409 }),
+        HttpResponse.json({ detail: 'No model.', modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } }, { status: 409 }),
       ),
     );
     const store = makeStore();
     await store.dispatch(agentsApi.endpoints.sendCoordinatorMessage.initiate({ workflowId: 'w-1', message: 'Hi' }));
     const [notice] = store.getState().notices.messages;
-    expect(notice).toMatchObject({ type: 'warning', text: 'Set LLM_BASE_URL and LLM_MODEL.', modal: { modal_id: 'llm-missing' } });
+    expect(notice).toMatchObject({ type: 'warning', text: 'Set LLM_BASE_URL and LLM_MODEL.', modal: { modal_id: 'ai-no-model' } });
+  });
+
+  it('shows the detail of a provider failure (502) and of the per-user turn limit (429)', async () => {
+    let status = 502;
+    server.use(
+      http.post(api('/agents/workflow-step-param-evaluation/:workflowId/:stepId/message'), () =>
+        HttpResponse.json({ detail: status === 502 ? 'The model provider failed: rate limited.' : 'Too many turns; try again in a minute.' }, { status, headers: status === 429 ? { 'Retry-After': '30' } : {} }),
+      ),
+    );
+    const store = makeStore();
+    await store.dispatch(agentsApi.endpoints.sendStepParamEvaluationMessage.initiate({ workflowId: 'w-1', stepId: 's-1' }));
+    status = 429;
+    await store.dispatch(agentsApi.endpoints.sendStepParamEvaluationMessage.initiate({ workflowId: 'w-1', stepId: 's-1', message: 'again' }));
+    expect(store.getState().notices.messages.map((m) => m.text)).toEqual(expect.arrayContaining(['The model provider failed: rate limited.', 'Too many turns; try again in a minute.']));
   });
 });

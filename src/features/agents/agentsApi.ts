@@ -1,16 +1,16 @@
+import type { Static } from '@sinclair/typebox';
+import type { CoordinatorOut, EvaluationOut, PreviewOut, StepParamOut } from '../../../server/src/modules/agents/agents.schemas';
 import { baseApi } from '../../services/baseApi';
-import type { CommitCard, ConversationMessageOut } from '../conversations/conversationTypes';
 import { workflowEditTags } from '../conversations/workflowEditTags';
 
 // Spec area "Agents" (docs/agents.md): one turn of an agent answered whole. The chat screens stream
 // their turns instead (chatStream.ts); these are for callers that want the result in one answer
 // (the step inspector's "fill params" and "check params"). Without a model every call answers 409
-// with a warning modal, which the notices show like any other error.
+// with a warning modal, which the notices show like any other error; a provider failure 502 and
+// too many turns 429, both with `detail`.
 
-export interface RecordsPreview {
-  columns: string[];
-  records: Record<string, unknown>[];
-}
+/** The step run on the first records (the engine's sample mode): its state, error, columns and records. */
+export type RecordsPreview = Static<typeof PreviewOut>;
 
 export interface CoordinatorMessageIn {
   workflowId: string;
@@ -18,11 +18,7 @@ export interface CoordinatorMessageIn {
   conversationId?: string;
   dryRun?: boolean;
 }
-export interface CoordinatorMessageOut {
-  conversation_id: string;
-  message: ConversationMessageOut;
-  commit: CommitCard | null;
-}
+export type CoordinatorMessageOut = Static<typeof CoordinatorOut>;
 
 export interface StepParamMessageIn {
   workflowId: string;
@@ -31,13 +27,8 @@ export interface StepParamMessageIn {
   conversationId?: string;
   apply?: boolean;
 }
-export interface StepParamMessageOut {
-  conversation_id: string;
-  message: ConversationMessageOut;
-  params: Record<string, unknown>;
-  applied: boolean;
-  preview: RecordsPreview | null;
-}
+/** `preview` is null when the params were not applied (apply=false). */
+export type StepParamMessageOut = Static<typeof StepParamOut>;
 
 export interface StepParamEvaluationIn {
   workflowId: string;
@@ -46,18 +37,8 @@ export interface StepParamEvaluationIn {
   conversationId?: string;
   sampleSize?: number;
 }
-export interface ParamProblem {
-  severity: 'error' | 'warning';
-  msg: string;
-  record_id: string | null;
-  param: string | null;
-}
-export interface StepParamEvaluationOut {
-  conversation_id: string;
-  message: ConversationMessageOut;
-  problems: ParamProblem[];
-  preview: RecordsPreview | null;
-}
+export type StepParamEvaluationOut = Static<typeof EvaluationOut>;
+export type ParamProblem = StepParamEvaluationOut['problems'][number];
 
 const withConversation = (conversationId: string | undefined) => (conversationId ? { conversation_id: conversationId } : {});
 const conversationTags = (conversationId: string | undefined) => [

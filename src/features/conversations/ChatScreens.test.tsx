@@ -40,8 +40,8 @@ const commitCard: CommitCard = {
   commit_id: 'k-2',
   workflow_id: 'w-1',
   applied: true,
-  summary: 'Added 1 step',
-  changes: [{ kind: 'step_added', step_id: 's-2', label: 'Filter rows' }],
+  summary: 'Added 1 step(s)',
+  changes: [{ kind: 'step_added', step_id: 's-2', label: 'Added step Filter rows' }],
 };
 const commitOf = (id: string, seq: number) => ({ id, workflow_id: 'w-1', seq, kind: 'edit', message: `Commit ${seq}`, author: null, changes: [], created_at: '2026-11-23T10:00:00.000Z' });
 
@@ -116,18 +116,19 @@ describe('the editor’s assistant', () => {
 
     stream.send('tool_call', { id: 't-1', name: 'add_step', args: { step_type: 'filter', name: 'Filter rows' } });
     const card = await within(log).findByTestId('tool-call');
-    expect(card).toHaveTextContent('Using add_step: Filter rows…');
+    expect(card).toHaveTextContent('Using Add step: Filter rows…');
     expect(card).toHaveAttribute('data-state', 'running');
-    stream.send('tool_result', { id: 't-1', name: 'add_step', ok: true, result: { summary: 'Added step Filter rows', step_id: 's-2' } });
+    stream.send('tool_result', { id: 't-1', name: 'add_step', ok: true, result: { summary: 'Added step Filter rows', step: { id: 's-2', name: 'Filter rows', step_type: 'filter', param_inputs: {}, inputs: ['s-1'] } } });
     await waitFor(() => expect(card).toHaveTextContent('Added step Filter rows'));
     expect(card).toHaveAttribute('data-state', 'done');
 
     const readsBefore = workflowReads;
     stream.send('commit', commitCard);
     const commit = await within(log).findByTestId('commit-card');
-    expect(commit).toHaveTextContent('Added 1 step');
-    expect(commit).toHaveTextContent('Added step');
-    expect(commit).toHaveTextContent('Filter rows');
+    expect(commit).toHaveTextContent('Added 1 step(s)');
+    expect(commit).toHaveTextContent('Added step Filter rows');
+    // The change's label is the server's whole sentence: said once, not after a kind badge again.
+    expect(commit).not.toHaveTextContent('Added step Added step');
     // The commit made the workflow stale: the editor reads it again, as after its own edits.
     await waitFor(() => expect(workflowReads).toBeGreaterThan(readsBefore));
 
@@ -166,6 +167,28 @@ describe('the editor’s assistant', () => {
     await waitFor(() => expect(aborted).toBe(true));
   });
 
+  it('joins each tool result to its own call when the model server numbers its calls afresh each step, and says why a call was refused', async () => {
+    const step = (id: string, name: string) => ({ id, workflow_id: 'w-1', step_type: 'filter', name, param_inputs: {}, inputs: [], position: { x: 0, y: 0 } });
+    // As the server stores a turn whose two model steps both called their first tool `call_1`.
+    const parts: ConversationMessageOut['parts'] = [
+      { type: 'tool_call', id: 'call_1', name: 'add_step', args: { step_type: 'filter', name: 'Big deals' } },
+      { type: 'tool_call', id: 'call_2', name: 'add_step', args: { step_type: 'teleport' } },
+      { type: 'tool_result', id: 'call_1', name: 'add_step', ok: true, result: { summary: 'Added step Big deals', step: step('s-2', 'Big deals') } },
+      { type: 'tool_result', id: 'call_2', name: 'add_step', ok: false, result: { error: 'The tool call does not fit the rules; see problems.', problems: [{ msg: 'There is no step type "teleport".', loc: ['body', 'step_type'] }] } },
+      { type: 'tool_call', id: 'call_1', name: 'connect_steps', args: { from_step_id: 's-1', to_step_id: 's-2' } },
+      { type: 'tool_result', id: 'call_1', name: 'connect_steps', ok: true, result: { summary: 'Connected Load leads → Big deals', step: step('s-2', 'Big deals') } },
+      { type: 'text', text: 'Done.' },
+    ];
+    serveEditor([message({ id: 'm-1', content: 'Build it' }), message({ id: 'm-2', role: 'assistant', content: 'Done.', parts })]);
+    const { log } = await openAssistant();
+    await within(log).findByText('Done.');
+    expect(within(log).getAllByTestId('tool-call').map((card) => card.textContent)).toEqual([
+      'Added step Big deals',
+      'Add step failed: There is no step type "teleport".',
+      'Connected Load leads → Big deals',
+    ]);
+  });
+
   it('undoes the turn’s commit with the workflow’s undo when it is the latest change', async () => {
     serveEditor([message({ id: 'm-1', content: 'Add a filter' }), message({ id: 'm-2', role: 'assistant', content: 'Done.', parts: [{ type: 'text', text: 'Done.' }], commit: commitCard })]);
     const undone: unknown[] = [];
@@ -176,7 +199,7 @@ describe('the editor’s assistant', () => {
       }),
     );
     const { user } = await openAssistant();
-    await user.click(await screen.findByRole('button', { name: 'Undo: Added 1 step' }));
+    await user.click(await screen.findByRole('button', { name: 'Undo: Added 1 step(s)' }));
     await waitFor(() => expect(undone).toEqual([{ workflow_id: 'w-1', version: 1 }]));
     expect(await within(screen.getByTestId('commit-card')).findByText('Undone')).toBeInTheDocument();
   });
@@ -194,7 +217,7 @@ describe('the editor’s assistant', () => {
       }),
     );
     const { user } = await openAssistant();
-    await user.click(await screen.findByRole('button', { name: 'Undo: Added 1 step' }));
+    await user.click(await screen.findByRole('button', { name: 'Undo: Added 1 step(s)' }));
     await waitFor(() => expect(restored).toEqual(['k-1']));
   });
 
@@ -213,7 +236,7 @@ describe('the editor’s assistant', () => {
     );
     const { user } = await openAssistant();
     expect(within(screen.getByTestId('commit-card')).getByText('Proposal, not applied')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Apply: Added 1 step' }));
+    await user.click(screen.getByRole('button', { name: 'Apply: Added 1 step(s)' }));
     await waitFor(() => expect(bodies).toEqual([{ content: 'Add a filter' }]));
 
     // The switch makes the next turn a proposal.
@@ -227,7 +250,7 @@ describe('the editor’s assistant', () => {
     server.use(
       http.post(api('/conversations/c-1/messages/stream'), () =>
         HttpResponse.json(
-          { detail: 'No language model is configured.', modal: { modal_id: 'llm-missing', level: 'warning', content: 'Connect a model: set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } },
+          { detail: 'No language model is configured.', modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Connect a model: set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } },
           { status: 409 },
         ),
       ),

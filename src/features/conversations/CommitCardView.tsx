@@ -48,9 +48,8 @@ export function CommitCardView({ commit, write, onApply, applyDisabled }: { comm
           <Stack as="ul" gap="1" listStyleType="none" aria-label={t('chat.commit.changes')}>
             {commit.changes.map((change, index) => (
               <Flex as="li" key={`${change.kind}-${change.step_id ?? ''}-${index}`} gap="2" align="center" textStyle="xs">
-                <Badge size="xs" variant="outline" colorPalette={changePalette[change.kind]} flexShrink="0">
-                  {t(`chat.change.${change.kind}`)}
-                </Badge>
+                {/* The server's label is the whole sentence ("Added step Filter rows"): the kind is only a colour here. */}
+                <Box boxSize="2" rounded="full" flexShrink="0" colorPalette={changePalette[change.kind]} bg="colorPalette.solid" title={t(`chat.change.${change.kind}`)} aria-hidden />
                 <Text lineClamp={1}>{change.label}</Text>
               </Flex>
             ))}

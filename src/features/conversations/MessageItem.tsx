@@ -10,19 +10,29 @@ import { ToolCallCard } from './ToolCallCard';
 
 type ToolResult = Extract<MessagePart, { type: 'tool_result' }>;
 
-/** The parts in the order they happened; a tool's result joins its call's card. */
+/**
+ * The parts in the order they happened; a tool's result joins its call's card. A result belongs to
+ * the earliest call before it with its id that has none yet: some OpenAI-compatible servers number
+ * their tool calls afresh in every model step (`call_1`, `call_2`… again), so an id alone is not unique.
+ */
 function renderParts(message: ConversationMessageOut): ReactNode[] {
-  const results = new Map<string, ToolResult>();
-  const called = new Set<string>();
-  for (const part of message.parts) {
-    if (part.type === 'tool_result') results.set(part.id, part);
-    if (part.type === 'tool_call') called.add(part.id);
-  }
   const parts = message.parts.length ? message.parts : message.content ? [{ type: 'text' as const, text: message.content }] : [];
+  const resultOf = new Map<number, ToolResult>();
+  const joined = new Set<number>();
+  const waiting = new Map<string, number[]>();
+  parts.forEach((part, index) => {
+    if (part.type === 'tool_call') waiting.set(part.id, [...(waiting.get(part.id) ?? []), index]);
+    if (part.type === 'tool_result') {
+      const call = waiting.get(part.id)?.shift();
+      if (call === undefined) return;
+      resultOf.set(call, part);
+      joined.add(index);
+    }
+  });
   return parts.map((part, index) => {
     if (part.type === 'text') return <MessageMarkdown key={index} text={part.text} />;
-    if (part.type === 'tool_call') return <ToolCallCard key={index} call={part} result={results.get(part.id)} />;
-    return called.has(part.id) ? null : <ToolCallCard key={index} result={part} />;
+    if (part.type === 'tool_call') return <ToolCallCard key={index} call={part} result={resultOf.get(index)} />;
+    return joined.has(index) ? null : <ToolCallCard key={index} result={part} />;
   });
 }
 

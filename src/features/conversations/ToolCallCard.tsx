@@ -19,7 +19,10 @@ const firstString = (value: unknown, keys: string[]) => {
  */
 export function toolLabel(call: ToolCall | undefined, result: ToolResult | undefined): { tool: string; said: string | undefined; target: string | undefined; error: string | undefined } {
   const tool = call?.name ?? result?.name ?? '';
-  const error = result && !result.ok ? (firstString(result.result, ['error', 'detail', 'message']) ?? '') : undefined;
+  // A refused call's `problems` say what was wrong ("There is no step type …"); its `error` says
+  // only that there are problems, for the model.
+  const problems = result && !result.ok && isRecord(result.result) && Array.isArray(result.result.problems) ? result.result.problems.map((p) => firstString(p, ['msg'])).filter(Boolean) : [];
+  const error = result && !result.ok ? (problems.length ? problems.join(' ') : (firstString(result.result, ['error', 'detail', 'message']) ?? '')) : undefined;
   const said = result?.ok ? firstString(result.result, ['summary', 'label', 'message']) : undefined;
   const target = firstString(call?.args, ['name', 'label', 'step_name', 'title', 'query', 'step_type']);
   return { tool, said, target, error };
@@ -29,7 +32,9 @@ export function toolLabel(call: ToolCall | undefined, result: ToolResult | undef
 export function ToolCallCard({ call, result }: { call?: ToolCall; result?: ToolResult }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const { tool, said, target, error } = toolLabel(call, result);
+  const { tool: name, said, target, error } = toolLabel(call, result);
+  // The coordinator's tools by what they do ("Add step"); a tool this screen does not know by its name.
+  const tool = intl.messages[`chat.tool.name.${name}`] ? t(`chat.tool.name.${name}`) : name;
   const state = !result ? 'running' : result.ok ? 'done' : 'failed';
   const text =
     state === 'failed'

@@ -1,97 +1,57 @@
+import type { Static } from '@sinclair/typebox';
 import type { Modal } from '../../../server/src/http/common.schemas';
+import type {
+  AgentKind as AgentKindSchema,
+  CommitCard as CommitCardSchema,
+  ConversationCreateIn as ConversationCreateInSchema,
+  ConversationDetailOut as ConversationDetailOutSchema,
+  ConversationMessageOut as ConversationMessageOutSchema,
+  ConversationOut as ConversationOutSchema,
+  ConversationPage as ConversationPageSchema,
+  MAX_MESSAGE_CHARS as SERVER_MAX_MESSAGE_CHARS,
+  MessagePart as MessagePartSchema,
+  MessageStreamIn,
+  Usage,
+} from '../../../server/src/modules/conversations/conversations.schemas';
 
-// The shapes of docs/agents.md (issue 7/8), declared here as the contract says them: the server's
-// schemas are built in parallel and not in this branch yet. When they land, these become
-// `Static<typeof …>` re-exports of them, like the other areas' types.
+// The shapes of docs/agents.md, from the server's own schemas (like every other area's types).
 
-export type AgentKind = 'general' | 'coordinator' | 'step_param' | 'step_param_evaluation';
+export type AgentKind = Static<typeof AgentKindSchema>;
 export const AGENT_KINDS: readonly AgentKind[] = ['general', 'coordinator', 'step_param', 'step_param_evaluation'];
 
-export interface ConversationOut {
-  id: string;
-  /** The first user message, cut to 80 characters, until renamed. */
-  title: string;
-  agent: AgentKind;
-  workflow_id: string | null;
-  step_id: string | null;
-  message_count: number;
-  created_at: string;
-  /** The last message. */
-  updated_at: string;
-}
+export type ConversationOut = Static<typeof ConversationOutSchema>;
+/** Messages oldest first. */
+export type ConversationDetailOut = Static<typeof ConversationDetailOutSchema>;
+/** Text and tool activity in the order they happened. */
+export type MessagePart = Static<typeof MessagePartSchema>;
+/** `commit_id` null and `applied` false: a proposal (dry run) the user can apply with one click. */
+export type CommitCard = Static<typeof CommitCardSchema>;
+export type ChangeKind = CommitCard['changes'][number]['kind'];
+export type TokenUsage = Static<typeof Usage>;
+export type ConversationMessageOut = Static<typeof ConversationMessageOutSchema>;
+export type MessageStatus = ConversationMessageOut['status'];
+export type ConversationPage = Static<typeof ConversationPageSchema>;
+export type ConversationCreateIn = Static<typeof ConversationCreateInSchema>;
+export type StreamMessageIn = Static<typeof MessageStreamIn>;
 
-export interface ConversationDetailOut extends ConversationOut {
-  /** Oldest first. */
-  messages: ConversationMessageOut[];
-}
+type ToolCallPart = Extract<MessagePart, { type: 'tool_call' }>;
+type ToolResultPart = Extract<MessagePart, { type: 'tool_result' }>;
 
-export type MessagePart =
-  | { type: 'text'; text: string }
-  | { type: 'tool_call'; id: string; name: string; args: unknown }
-  | { type: 'tool_result'; id: string; name: string; ok: boolean; result: unknown };
-
-export type ChangeKind = 'step_added' | 'step_removed' | 'step_updated' | 'connected' | 'disconnected' | 'variable_set';
-
-export interface CommitCard {
-  /** Null for a dry run (a proposal, not applied). */
-  commit_id: string | null;
-  workflow_id: string;
-  /** False: a proposal the user can apply with one click. */
-  applied: boolean;
-  summary: string;
-  changes: { kind: ChangeKind; step_id: string | null; label: string }[];
-}
-
-export interface TokenUsage {
-  input_tokens: number;
-  output_tokens: number;
-}
-
-export type MessageStatus = 'complete' | 'partial' | 'error';
-
-export interface ConversationMessageOut {
-  id: string;
-  role: 'user' | 'assistant';
-  /** The text (markdown for the assistant). */
-  content: string;
-  /** Text and tool activity in the order they happened. */
-  parts: MessagePart[];
-  status: MessageStatus;
-  commit: CommitCard | null;
-  usage: TokenUsage | null;
-  created_at: string;
-}
-
-export interface ConversationPage {
-  items: ConversationOut[];
-  total: number;
-  page: number;
-  page_size: number;
-}
-
-export interface ConversationCreateIn {
-  title?: string;
-  agent?: AgentKind;
-  workflow_id?: string;
-  step_id?: string;
-}
-
-export interface StreamMessageIn {
-  /** 1–8000 characters. */
-  content: string;
-  dry_run?: boolean;
-}
-
-/** The chat stream's events (docs/agents.md, "Stream format"), by event name. */
+/**
+ * The chat stream's events (docs/agents.md, "Stream format"), by event name, as the server's
+ * ConversationsService.turn writes them. `message_start` comes once the model began answering
+ * (a refusal before that is an ordinary JSON error answer, not an event).
+ */
 export interface StreamEvents {
   message_start: { conversation_id: string; user_message_id: string; message_id: string };
   text_delta: { delta: string };
-  tool_call: { id: string; name: string; args: unknown };
-  tool_result: { id: string; name: string; ok: boolean; result: unknown };
+  tool_call: Omit<ToolCallPart, 'type'>;
+  /** `result.summary` says what the tool did, in the reader's language; `ok: false` has `result.error`. */
+  tool_result: Omit<ToolResultPart, 'type'>;
   commit: CommitCard;
   done: { message_id: string; status: 'complete'; usage: TokenUsage | null };
   error: { detail: string; modal?: Modal; status: 'partial' | 'error' };
 }
 
-/** The most a message may hold (docs/agents.md). */
-export const MAX_MESSAGE_CHARS = 8000;
+/** The most a message may hold (the server's bound; the type keeps the two equal). */
+export const MAX_MESSAGE_CHARS: typeof SERVER_MAX_MESSAGE_CHARS = 8000;

@@ -87,6 +87,7 @@ export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, wor
 
   const tools: Record<string, Tool> = {
     get_workflow: tool('The workflow as it is now in this turn (with your changes so far): steps with their type, params and inputs, and variables.', NoInput, async () => ({
+      summary: t('server.agents.tool.readWorkflow'),
       name: batch.draft.name,
       description: batch.draft.description,
       steps: batch.draft.steps.map((s) => ({ id: s.id, name: s.name, step_type: s.step_type, param_inputs: s.param_inputs, inputs: s.inputs })),
@@ -95,9 +96,10 @@ export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, wor
     get_last_run: tool("The workflow's last run: its state, error and each step's state and record counts.", NoInput, async () => {
       const tr = t;
       const { items } = await deps.runs.list(userId, workflowId, 1, 1, tr);
-      if (!items.length) return { run: null };
+      if (!items.length) return { summary: t('server.agents.tool.noRun'), run: null };
       const run = await deps.runs.run(userId, items[0].id, tr);
       return {
+        summary: t('server.agents.tool.readRun'),
         run: {
           id: run.id,
           state: run.state,
@@ -110,48 +112,55 @@ export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, wor
     }),
     search_steps: tool('Searches the step catalogue by meaning (plain language); answers the best matching step types with their params.', SearchIn, async ({ query }) => {
       const page = await deps.stepInfos.list({ q: query, page: 1, page_size: 8 }, language);
-      return { ranking: page.ranking, step_types: page.items.map((i) => ({ step_type: i.id, name: i.name, description: i.description, params: i.params })) };
+      return { summary: t('server.agents.tool.searched', { query }), ranking: page.ranking, step_types: page.items.map((i) => ({ step_type: i.id, name: i.name, description: i.description, params: i.params })) };
     }),
     add_step: tool('Adds a step of a catalogue type; after_step_id puts it after that step (reading from it).', AddStepIn, async (input) => {
       const { step } = await steps.create(ctx, input, language);
-      changes.push({ kind: 'step_added', step_id: step.id, label: t('server.history.msg.stepAdded', { name: step.name }) });
-      return { step };
+      const label = t('server.history.msg.stepAdded', { name: step.name });
+      changes.push({ kind: 'step_added', step_id: step.id, label });
+      return { summary: label, step };
     }),
     remove_step: tool('Removes a step; steps that read from it then read from its inputs.', StepRef, async ({ step_id }) => {
       const name = nameOf(stepOf(step_id).id);
       const result = await connections.deleteBatch(ctx, [step_id], inputLimitsOf);
-      changes.push({ kind: 'step_removed', step_id, label: t('server.agents.change.stepRemoved', { name }) });
-      return { removed: step_id, rewired: result.rewired };
+      const label = t('server.agents.change.stepRemoved', { name });
+      changes.push({ kind: 'step_removed', step_id, label });
+      return { summary: label, removed: step_id, rewired: result.rewired };
     }),
     connect_steps: tool('Makes to_step read from from_step (adds it to its inputs).', Link, async ({ from_step_id, to_step_id }) => {
       stepOf(from_step_id);
       const target = stepOf(to_step_id);
-      if (target.inputs.includes(from_step_id)) return { connected: true, unchanged: true };
+      const label = t('server.agents.change.connected', { from: nameOf(from_step_id), to: nameOf(to_step_id) });
+      if (target.inputs.includes(from_step_id)) return { summary: label, connected: true, unchanged: true };
       const { step } = await steps.updateIn(ctx, to_step_id, { inputs: [...target.inputs, from_step_id] });
-      changes.push({ kind: 'connected', step_id: to_step_id, label: t('server.agents.change.connected', { from: nameOf(from_step_id), to: nameOf(to_step_id) }) });
-      return { step };
+      changes.push({ kind: 'connected', step_id: to_step_id, label });
+      return { summary: label, step };
     }),
     disconnect_steps: tool('Stops to_step reading from from_step.', Link, async ({ from_step_id, to_step_id }) => {
       const target = stepOf(to_step_id);
-      if (!target.inputs.includes(from_step_id)) return { disconnected: true, unchanged: true };
+      const label = t('server.agents.change.disconnected', { from: nameOf(from_step_id), to: nameOf(to_step_id) });
+      if (!target.inputs.includes(from_step_id)) return { summary: label, disconnected: true, unchanged: true };
       const { step } = await steps.updateIn(ctx, to_step_id, { inputs: target.inputs.filter((id) => id !== from_step_id) });
-      changes.push({ kind: 'disconnected', step_id: to_step_id, label: t('server.agents.change.disconnected', { from: nameOf(from_step_id), to: nameOf(to_step_id) }) });
-      return { step };
+      changes.push({ kind: 'disconnected', step_id: to_step_id, label });
+      return { summary: label, step };
     }),
     set_params: tool("Sets some of a step's params (merged into the current ones; null removes one), validated by the step type.", SetParamsIn, async ({ step_id, param_inputs }) => {
       const { step } = await steps.mergeParamsIn(ctx, step_id, param_inputs);
-      changes.push({ kind: 'step_updated', step_id, label: t('server.history.msg.paramsChanged', { name: step.name }) });
-      return { step };
+      const label = t('server.history.msg.paramsChanged', { name: step.name });
+      changes.push({ kind: 'step_updated', step_id, label });
+      return { summary: label, step };
     }),
     set_variable: tool('Creates a workflow variable, or changes the one with that name; steps use it as {{var.NAME}}.', VariableCreateIn, async (input) => {
       const existing = batch.draft.variables.find((v) => v.name === input.name);
       const { variable } = existing ? await variables.update(ctx, existing.id, { type: input.type, description: input.description, value: input.value }) : await variables.create(ctx, input);
-      changes.push({ kind: 'variable_set', step_id: null, label: t('server.agents.change.variableSet', { name: variable.name }) });
-      return { variable };
+      const label = t('server.agents.change.variableSet', { name: variable.name });
+      changes.push({ kind: 'variable_set', step_id: null, label });
+      return { summary: label, variable };
     }),
     preview_step: tool('Runs a saved step, and the steps it reads from, on the first few records (the engine\'s sample mode) and answers its output records and any error.', PreviewIn, async ({ step_id, sample_size }) => {
       if (batch.staged) return { error: t('server.agents.previewNeedsSave') };
-      return { preview: await previewStep(deps, userId, { ...batch.base, id: workflowId }, step_id, sample_size ?? 5, t, signal) };
+      const preview = await previewStep(deps, userId, { ...batch.base, id: workflowId }, step_id, sample_size ?? 5, t, signal);
+      return { summary: t('server.agents.tool.previewed', { name: nameOf(step_id), count: preview.records.length }), preview };
     }),
   };
 

@@ -87,7 +87,7 @@ export async function stepParamTurn(deps: AgentDeps, userId: string, workflowId:
         language,
         "Sets some of the step's params (merged into the current ones; null removes one), checked by the step type's rules.",
         Type.Object({ param_inputs: ParamInputs }, { additionalProperties: false }),
-        async ({ param_inputs }) => ({ param_inputs: (await steps.mergeParamsIn(ctx, stepId, param_inputs)).step.param_inputs }),
+        async ({ param_inputs }) => ({ summary: t('server.history.msg.paramsChanged', { name: step.name }), param_inputs: (await steps.mergeParamsIn(ctx, stepId, param_inputs)).step.param_inputs }),
         serialQueue(),
       ),
     },

@@ -236,6 +236,8 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       const events = eventsOf(res.body);
       expect(kinds(events)).toEqual(['message_start', 'tool_call', 'tool_call', 'tool_result', 'tool_result', 'tool_call', 'tool_result', 'text_delta', 'commit', 'done']);
       expect(events.filter((e) => e.event === 'tool_result').every((e) => e.data.ok === true)).toBe(true);
+      // Each result says what it did, for the chat's tool cards (the same words as the commit card).
+      expect(events.filter((e) => e.event === 'tool_result').map((e) => (e.data.result as { summary: string }).summary)).toEqual(['Added step Import CSV', 'Added step Only Berlin', 'Connected Import CSV → Only Berlin']);
       const card = events.find((e) => e.event === 'commit')!.data;
       expect(card).toMatchObject({ applied: true, workflow_id: wf.id, commit_id: expect.any(String), summary: 'Added 2 step(s), connected 1' });
       expect((card.changes as { kind: string }[]).map((c) => c.kind)).toEqual(['step_added', 'step_added', 'connected']);
@@ -260,6 +262,14 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       const undone = await api.call('POST', '/workflow-history/undo', { workflow_id: wf.id });
       expect(undone.status).toBe(200);
       expect(await api.ok('GET', `/workflow-steps/?workflow_id=${wf.id}`)).toEqual([]);
+    });
+
+    it("says what each tool did in the caller's language", async () => {
+      const wf = await api.createWorkflow('Chinese');
+      const conv = await api.ok('POST', '/conversations', { agent: 'coordinator', workflow_id: wf.id });
+      llm.queue({ toolCalls: [{ id: 'g1', name: 'get_workflow', args: {} }, { id: 'a1', name: 'add_step', args: { step_type: 'filter', name: '柏林' } }] }, { text: '好了。' });
+      const events = eventsOf((await stream(conv.id, '加一个过滤步骤', {}, { 'accept-language': 'zh-CN' })).body);
+      expect(events.filter((e) => e.event === 'tool_result').map((e) => (e.data.result as { summary: string }).summary)).toEqual(['读取了工作流', '添加了步骤 柏林']);
     });
 
     it('refuses to overwrite a workflow edited during the turn: error event, nothing of the turn applied', async () => {
