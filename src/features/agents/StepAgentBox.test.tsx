@@ -20,7 +20,7 @@ describe('the step inspector asking AI', () => {
           message: message('I set the condition to **amount > 100**.'),
           params: { condition: 'amount > 100' },
           applied: true,
-          preview: { run_id: 'r-1', state: 'succeeded', error: null, columns: ['_id', 'amount'], records: [{ _id: 'a', amount: 150 }, { _id: 'b', amount: 300 }] },
+          preview: { run_id: 'r-1', state: 'succeeded', error: null, columns: [{ name: '_id', type: 'VARCHAR' }, { name: 'amount', type: 'BIGINT' }], records: [{ _id: 'a', amount: 150 }, { _id: 'b', amount: 300 }] },
         });
       }),
     );

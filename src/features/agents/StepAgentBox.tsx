@@ -112,7 +112,7 @@ function ProblemList({ problems }: { problems: ParamProblem[] }) {
 
 function PreviewTable({ preview }: { preview: RecordsPreview }) {
   const intl = useIntl();
-  const columns = preview.columns.filter((c) => c !== '_id');
+  const columns = preview.columns.map((c) => c.name).filter((name) => name !== '_id');
   if (columns.length === 0 || preview.records.length === 0) return null;
   return (
     <Table.ScrollArea borderWidth="1px" rounded="md" maxH="56">
