@@ -221,10 +221,16 @@ describe('the editor’s assistant', () => {
     await waitFor(() => expect(restored).toEqual(['k-1']));
   });
 
-  it('applies a dry run’s proposal by sending the turn again for real', async () => {
-    serveEditor([message({ id: 'm-1', content: 'Add a filter' }), message({ id: 'm-2', role: 'assistant', content: 'I would add a filter.', commit: { ...commitCard, commit_id: null, applied: false } })]);
+  it('applies a dry run’s proposal as shown, through the server, without asking again', async () => {
+    const proposal = { ...commitCard, commit_id: null, applied: false };
+    serveEditor([message({ id: 'm-1', content: 'Add a filter' }), message({ id: 'm-2', role: 'assistant', content: 'I would add a filter.', commit: proposal })]);
     const bodies: unknown[] = [];
+    const applied: string[] = [];
     server.use(
+      http.post(api('/conversations/c-1/messages/:messageId/apply'), ({ params }) => {
+        applied.push(params.messageId as string);
+        return HttpResponse.json(message({ id: 'm-2', role: 'assistant', content: 'I would add a filter.', commit: { ...proposal, applied: true, commit_id: 'k-9' } }));
+      }),
       http.post(api('/conversations/c-1/messages/stream'), async ({ request }) => {
         bodies.push(await request.json());
         const stream = openStream();
@@ -237,12 +243,13 @@ describe('the editor’s assistant', () => {
     const { user } = await openAssistant();
     expect(within(screen.getByTestId('commit-card')).getByText('Proposal, not applied')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Apply: Added 1 step(s)' }));
-    await waitFor(() => expect(bodies).toEqual([{ content: 'Add a filter' }]));
+    await waitFor(() => expect(applied).toEqual(['m-2']));
+    expect(bodies).toEqual([]);
 
     // The switch makes the next turn a proposal.
     await user.click(screen.getByRole('checkbox', { name: 'Propose only' }));
     await user.type(screen.getByRole('textbox', { name: 'Message' }), 'And sort it{Enter}');
-    await waitFor(() => expect(bodies).toEqual([{ content: 'Add a filter' }, { content: 'And sort it', dry_run: true }]));
+    await waitFor(() => expect(bodies).toEqual([{ content: 'And sort it', dry_run: true }]));
   });
 
   it('shows the warning modal when no model is configured, and keeps the message', async () => {

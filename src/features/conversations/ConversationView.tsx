@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { VersionedWrite } from '../workflows/versioning';
 import { Composer } from './Composer';
-import { useGetConversationQuery } from './conversationsApi';
+import { useApplyProposalMutation, useGetConversationQuery } from './conversationsApi';
 import type { ConversationMessageOut } from './conversationTypes';
 import { MessageItem } from './MessageItem';
 import { useChatTurn } from './useChatTurn';
@@ -29,6 +29,7 @@ export function ConversationView({ conversationId, ensureConversation, write, ca
   const { data, isLoading } = useGetConversationQuery(conversationId ?? skipToken);
   const { live, streaming, send, stop } = useChatTurn(conversationId, ensureConversation);
   const [dryRun, setDryRun] = useState(false);
+  const [applyProposal, { isLoading: applying }] = useApplyProposalMutation();
   const end = useRef<HTMLDivElement>(null);
 
   const messages = useMemo(() => {
@@ -42,14 +43,11 @@ export function ConversationView({ conversationId, ensureConversation, write, ca
     end.current?.scrollIntoView({ block: 'end' });
   }, [messages]);
 
-  /** A proposal is applied by asking the same thing again with edits on (the model decides again). */
-  const applyOf = (message: ConversationMessageOut, index: number) => {
-    if (!message.commit || message.commit.applied) return undefined;
-    const asked = messages
-      .slice(0, index)
-      .reverse()
-      .find((m) => m.role === 'user');
-    return asked ? () => void send(asked.content, { dryRun: false }) : undefined;
+  /** A proposal is applied as it was shown: the server writes the edits it kept, as one commit. */
+  const applyOf = (message: ConversationMessageOut) => {
+    const commit = message.commit;
+    if (!commit || commit.applied || !conversationId) return undefined;
+    return () => void applyProposal({ conversationId, messageId: message.id, workflowId: commit.workflow_id });
   };
 
   return (
@@ -75,8 +73,8 @@ export function ConversationView({ conversationId, ensureConversation, write, ca
           </Text>
         ) : (
           <Stack gap="3" py="2">
-            {messages.map((message, index) => (
-              <MessageItem key={message.id} message={message} streaming={message.id === streamingId} write={write} onApply={applyOf(message, index)} applyDisabled={streaming} />
+            {messages.map((message) => (
+              <MessageItem key={message.id} message={message} streaming={message.id === streamingId} write={write} onApply={applyOf(message)} applyDisabled={streaming || applying} />
             ))}
           </Stack>
         )}

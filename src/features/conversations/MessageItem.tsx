@@ -41,7 +41,7 @@ export interface MessageItemProps {
   /** This answer is still streaming in. */
   streaming?: boolean;
   write?: VersionedWrite;
-  /** A dry run's proposal: apply it (the turn again, for real). */
+  /** A dry run's proposal: apply it as shown (the server kept its edits). */
   onApply?: () => void;
   applyDisabled?: boolean;
 }

@@ -1,5 +1,6 @@
 import { baseApi } from '../../services/baseApi';
-import type { AgentKind, ConversationCreateIn, ConversationDetailOut, ConversationOut, ConversationPage } from './conversationTypes';
+import type { AgentKind, ConversationCreateIn, ConversationDetailOut, ConversationMessageOut, ConversationOut, ConversationPage } from './conversationTypes';
+import { workflowEditTags } from './workflowEditTags';
 
 // Spec area "Conversations" (docs/agents.md): the list (newest first, by workflow or agent), a new
 // conversation, one with its messages. Sending a message is a stream, not an endpoint here: see
@@ -29,7 +30,12 @@ export const conversationsApi = baseApi.injectEndpoints({
       query: (id) => `/conversations/${encodeURIComponent(id)}`,
       providesTags: (_r, _e, id) => [{ type: 'Conversation', id }],
     }),
+    /** Writes a dry run's proposal exactly as it was shown, as one commit. */
+    applyProposal: build.mutation<ConversationMessageOut, { conversationId: string; messageId: string; workflowId: string }>({
+      query: ({ conversationId, messageId }) => ({ url: `/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/apply`, method: 'POST' }),
+      invalidatesTags: (result, _e, { conversationId, workflowId }) => [{ type: 'Conversation', id: conversationId }, ...(result ? workflowEditTags(workflowId) : [])],
+    }),
   }),
 });
 
-export const { useListConversationsQuery, useCreateConversationMutation, useGetConversationQuery } = conversationsApi;
+export const { useListConversationsQuery, useCreateConversationMutation, useGetConversationQuery, useApplyProposalMutation } = conversationsApi;

@@ -1,7 +1,7 @@
 import type { Tool } from 'ai';
 import type { AgentKind } from '../../db/schema';
 import type { Language } from '../../i18n/messages';
-import type { CommitCard } from '../conversations/conversations.schemas';
+import type { StoredCommitCard } from './proposal';
 import { coordinatorTurn, type CoordinatorDeps } from './coordinator';
 import { evaluationTurn, stepParamTurn } from './step-agents';
 
@@ -12,8 +12,9 @@ export interface AgentTurn {
   system: string;
   tools: Record<string, Tool>;
   /** After the model's last step: the turn's edits as one commit (or a proposal), or null. */
-  finish(): Promise<CommitCard | null>;
+  finish(): Promise<StoredCommitCard | null>;
 }
+
 
 /** How many model steps (tool round trips) one turn may take. */
 export const MAX_AGENT_STEPS = 12;

@@ -5,7 +5,7 @@ import { Id } from '../../http/common.schemas';
 import { translate, type Language, type MessageValues } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import type { CommitCard, CommitChange } from '../conversations/conversations.schemas';
+import type { CommitChange } from '../conversations/conversations.schemas';
 import type { RunsService } from '../runs/runs.service';
 import { StepConnectionsService } from '../step-connections/step-connections.service';
 import type { StepInfosService } from '../step-infos/step-infos.service';
@@ -17,6 +17,7 @@ import type { EditBatch, EditContext } from '../workflows/workflow-editor';
 import { editorFor, inputLimitsOf } from '../workflows/workflows.service';
 import { agentTool, serialQueue } from './agent-tools';
 import { MAX_PREVIEW_RECORDS, previewStep, type PreviewDeps } from './preview';
+import type { StoredCommitCard } from './proposal';
 
 export interface CoordinatorDeps extends PreviewDeps {
   db: Db;
@@ -29,8 +30,8 @@ export interface CoordinatorDeps extends PreviewDeps {
 export interface CoordinatorTurn {
   system: string;
   tools: Record<string, Tool>;
-  /** Writes the turn's edits as one commit (or, for a dry run, only describes them). Null: nothing changed. */
-  finish(): Promise<CommitCard | null>;
+  /** Writes the turn's edits as one commit (or, for a dry run, describes them and keeps them to apply). Null: nothing changed. */
+  finish(): Promise<StoredCommitCard | null>;
 }
 
 const NoInput = Type.Object({}, { additionalProperties: false });
@@ -170,7 +171,7 @@ export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, wor
     async finish() {
       if (!batch.changes().length) return null;
       const summary = summarise(changes, t);
-      if (dryRun) return { commit_id: null, workflow_id: workflowId, applied: false, summary, changes };
+      if (dryRun) return { commit_id: null, workflow_id: workflowId, applied: false, summary, changes, proposal: { base_version: batch.workflow.version, after: batch.draft } };
       const written = await editor.commitBatch(batch, userId, { key: 'server.history.msg.agentEdit', values: { count: changes.length } });
       return { commit_id: written?.commit?.id ?? null, workflow_id: workflowId, applied: written !== null, summary, changes };
     },

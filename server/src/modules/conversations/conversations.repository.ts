@@ -60,6 +60,12 @@ export class ConversationsRepository {
     await this.db.updateTable('conversation_messages').set(fields).where('id', '=', id).execute();
   }
 
+  /** Swaps a message's card only if it still is `expected`; false when someone changed it first. */
+  async replaceCommitCard(id: string, expected: string, card: string): Promise<boolean> {
+    const result = await this.db.updateTable('conversation_messages').set({ commit_card: card }).where('id', '=', id).where('commit_card', '=', expected).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   findMessage(id: string): Promise<MessageRow | undefined> {
     return this.db.selectFrom('conversation_messages').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -8,12 +8,13 @@ import { RunsService } from '../runs/runs.service';
 import { DatasetsService } from '../datasets/datasets.service';
 import { Id } from '../../http/common.schemas';
 import { currentUser } from '../../plugins/authentication';
-import { ConversationCreateIn, ConversationDetailOut, ConversationListQuery, ConversationOut, ConversationPage, MessageStreamIn } from './conversations.schemas';
+import { ConversationCreateIn, ConversationDetailOut, ConversationListQuery, ConversationMessageOut, ConversationOut, ConversationPage, MessageStreamIn } from './conversations.schemas';
 import { ConversationsService, type ConversationsDeps, type TurnEvent } from './conversations.service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const tags = ['Conversations'];
 const IdParams = Type.Object({ id: Id });
+const MessageParams = Type.Object({ id: Id, messageId: Id });
 /** A comment line this often keeps proxies from closing a quiet stream (a long tool call). */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -118,6 +119,19 @@ const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const turn = conversations.turn(currentUser(req).id, req.params.id, { content: req.body.content, dryRun: req.body.dry_run ?? false, language: req.language, signal: closedSignal(reply) });
       await sendTurn(reply, turn);
     },
+  );
+
+  app.post(
+    '/:id/messages/:messageId/apply',
+    {
+      schema: {
+        tags,
+        summary: "Apply a dry run's proposal exactly as shown, as one commit (409 when the workflow changed since, or it was applied already)",
+        params: MessageParams,
+        response: { 200: ConversationMessageOut },
+      },
+    },
+    async (req) => conversations.applyProposal(currentUser(req).id, req.params.id, req.params.messageId),
   );
 };
 

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { streamText, stepCountIs } from 'ai';
 import { describeModelFailure, modelCallFailed } from '../../ai';
-import type { UserModels } from '../users/user-models';
 import type { Db } from '../../db/database';
 import type { AgentKind, MessageStatus } from '../../db/schema';
 import { translate, type Language, type MessageValues } from '../../i18n/messages';
-import { DomainError, invalid, notFound } from '../../lib/errors';
+import { conflict, DomainError, invalid, notFound } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
 import { MAX_AGENT_STEPS, startAgentTurn, type AgentDeps, type AgentTurn } from '../agents/agent-runtime';
 import { isToolError } from '../agents/agent-tools';
+import { publicCard, type StoredCommitCard } from '../agents/proposal';
 import { StepsService } from '../steps/steps.service';
-import { WorkflowsService } from '../workflows/workflows.service';
+import type { UserModels } from '../users/user-models';
+import { editorFor, WorkflowsService } from '../workflows/workflows.service';
 import { historyForModel } from './conversation-turn';
 import { ConversationsRepository, type ConversationRow, type MessageRow } from './conversations.repository';
 import {
@@ -64,7 +65,7 @@ export const toMessageOut = (row: MessageRow): ConversationMessageOut => ({
   content: row.content,
   parts: JSON.parse(row.parts) as MessagePart[],
   status: row.status,
-  commit: row.commit_card ? (JSON.parse(row.commit_card) as CommitCard) : null,
+  commit: row.commit_card ? publicCard(JSON.parse(row.commit_card) as StoredCommitCard) : null,
   usage: row.usage ? (JSON.parse(row.usage) as Usage) : null,
   created_at: row.created_at,
 });
@@ -132,6 +133,27 @@ export class ConversationsService {
 
   async message(id: string): Promise<ConversationMessageOut> {
     return toMessageOut((await this.repo.findMessage(id))!);
+  }
+
+  /**
+   * Applies a dry run's proposal exactly as it was shown, as one commit, based on the version the
+   * proposal started from: if the workflow changed since, 409 (ask again) rather than overwrite.
+   * The message's card then says it was applied. Applying twice is refused.
+   */
+  async applyProposal(userId: string, conversationId: string, messageId: string): Promise<ConversationMessageOut> {
+    await this.owned(userId, conversationId);
+    const row = await this.repo.findMessage(messageId);
+    if (!row || row.conversation_id !== conversationId) throw notFound('server.conversations.messageNotFound');
+    const card = row.commit_card ? (JSON.parse(row.commit_card) as StoredCommitCard) : null;
+    if (!card?.proposal || card.applied) throw conflict('server.conversations.nothingToApply');
+    const written = await editorFor(this.db).commitProposal(card.workflow_id, userId, card.proposal, {
+      key: 'server.history.msg.agentEdit',
+      values: { count: card.changes.length },
+    });
+    const applied: StoredCommitCard = { ...publicCard(card), applied: true, commit_id: written.commit?.id ?? null };
+    // Only the first of two racing clicks turns the card: the other's commit would be a second copy.
+    if (!(await this.repo.replaceCommitCard(messageId, row.commit_card!, JSON.stringify(applied)))) throw conflict('server.conversations.nothingToApply');
+    return this.message(messageId);
   }
 
   /**
@@ -237,7 +259,7 @@ export class ConversationsService {
     }
     const status: MessageStatus = failure ? 'error' : input.signal.aborted ? 'partial' : 'complete';
     await save(status, card);
-    if (card) yield { event: 'commit', data: card };
+    if (card) yield { event: 'commit', data: publicCard(card) };
     if (failure) {
       yield { event: 'error', data: { detail: failure.detail, status: 'error' }, failure: failure.error };
     } else if (status === 'partial') {

@@ -312,6 +312,44 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       expect(conv).toMatchObject({ agent: 'coordinator', workflow_id: wf.id, message_count: 4 });
     });
 
+    it("applies a dry run's proposal exactly as shown, once, without asking the model again", async () => {
+      const wf = await api.createWorkflow('Proposed');
+      scriptBuild();
+      const proposed = await api.call('POST', `/agents/coordinator/${wf.id}/message?dry_run=true`, { message: 'Build me an import and a filter' });
+      const conversationId = proposed.body.conversation_id as string;
+      const messageId = proposed.body.message.id as string;
+      // The stored edits never leave the server.
+      expect(JSON.stringify(proposed.body)).not.toContain('base_version');
+      const calls = llm.requests.length;
+
+      const applied = await api.call('POST', `/conversations/${conversationId}/messages/${messageId}/apply`);
+      expect(applied.status).toBe(200);
+      expect(applied.body.commit).toMatchObject({ applied: true, commit_id: expect.any(String), summary: 'Added 2 step(s), connected 1' });
+      expect(llm.requests.length).toBe(calls);
+      const steps = await api.ok('GET', `/workflow-steps/?workflow_id=${wf.id}`);
+      expect(steps.map((s: { name: string }) => s.name).sort()).toEqual(['Import CSV', 'Only Berlin']);
+      const history = await api.ok('POST', '/workflow-history/commits', { workflow_id: wf.id });
+      expect(history.items[0]).toMatchObject({ id: applied.body.commit.commit_id });
+      expect((await api.ok('GET', `/conversations/${conversationId}`)).messages[1].commit).toEqual(applied.body.commit);
+
+      // Twice is refused; so is another's conversation.
+      expect((await api.call('POST', `/conversations/${conversationId}/messages/${messageId}/apply`)).status).toBe(409);
+      expect((await other.call('POST', `/conversations/${conversationId}/messages/${messageId}/apply`)).status).toBe(404);
+      // One undo takes it back.
+      await api.call('POST', '/workflow-history/undo', { workflow_id: wf.id });
+      expect(await api.ok('GET', `/workflow-steps/?workflow_id=${wf.id}`)).toEqual([]);
+    });
+
+    it('refuses a proposal whose workflow changed since it was made', async () => {
+      const wf = await api.createWorkflow('Moved on');
+      scriptBuild();
+      const proposed = await api.call('POST', `/agents/coordinator/${wf.id}/message?dry_run=true`, { message: 'Build me an import and a filter' });
+      await api.addStep(wf.id, 'limit');
+      const res = await api.call('POST', `/conversations/${proposed.body.conversation_id}/messages/${proposed.body.message.id}/apply`);
+      expect(res.status).toBe(409);
+      expect((await api.ok('GET', `/workflow-steps/?workflow_id=${wf.id}`)).map((s: { step_type: string }) => s.step_type)).toEqual(['limit']);
+    });
+
     it('answers a tool call that breaks the rules with the problems, and the model can go on', async () => {
       const wf = await api.createWorkflow('Rules');
       llm.queue(

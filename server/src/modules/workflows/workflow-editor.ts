@@ -127,6 +127,15 @@ export class WorkflowEditor {
     return this.withRetry({ workflowId: batch.workflow.id, userId, expectedVersion: batch.workflow.version }, () => ({ after, kind: 'edit' as const, message, result: null, warnings: [] }));
   }
 
+  /**
+   * Writes a proposal kept from a dry run (the workflow as the turn left it) as one commit, based
+   * on the version it started from: a workflow changed since answers 409.
+   */
+  async commitProposal(workflowId: string, userId: string, proposal: { base_version: number; after: WorkflowSnapshot }, message: CommitMessage): Promise<EditResult<null>> {
+    const after = cloneJson(proposal.after);
+    return this.withRetry({ workflowId, userId, expectedVersion: proposal.base_version }, () => ({ after, kind: 'edit' as const, message, result: null, warnings: [] }));
+  }
+
   private stage<T>(batch: EditBatch, mutate: Mutation<T>): EditResult<T> {
     const draft = cloneJson(batch.draft);
     const result = mutate(draft, batch.workflow);
