@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
-import { api } from '../../test/handlers';
+import { api, testUser } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import { info, workflowWith } from '../workflows/editor/editorFixtures';
@@ -369,6 +369,8 @@ describe('the conversations page', () => {
     localStorage.setItem('accessToken', 'good');
     const created: unknown[] = [];
     server.use(
+      // A Chinese account: with an English one, its language wins over the /cn address (UserLocaleSync).
+      http.get(api('/users/me'), () => HttpResponse.json({ ...testUser, locale: 'cn' })),
       http.get(api('/conversations'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 20 })),
       http.post(api('/conversations'), async ({ request }) => {
         created.push(await request.json());
