@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Field, Heading, HStack, List, Stack, Table, Text, Textarea } from '@chakra-ui/react';
+import { Badge, Box, Button, Field, Heading, HStack, Stack, Table, Text, Textarea } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuSparkles, LuStethoscope } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
@@ -94,9 +94,9 @@ export function StepAgentBox({ workflowId, stepId }: { workflowId: string; stepI
 function ProblemList({ problems }: { problems: ParamProblem[] }) {
   const intl = useIntl();
   return (
-    <List.Root gap="1.5" variant="plain" aria-label={intl.formatMessage({ id: 'stepAgent.problems' }, { count: problems.length })}>
+    <Stack as="ul" gap="1.5" listStyleType="none" aria-label={intl.formatMessage({ id: 'stepAgent.problems' }, { count: problems.length })}>
       {problems.map((p, i) => (
-        <List.Item key={i} textStyle="sm" alignItems="flex-start" gap="2">
+        <HStack as="li" key={i} textStyle="sm" alignItems="flex-start" gap="2">
           <Badge size="sm" colorPalette={p.severity === 'error' ? 'red' : 'orange'} flexShrink={0}>
             {intl.formatMessage({ id: `stepAgent.severity.${p.severity}` })}
           </Badge>
@@ -104,9 +104,9 @@ function ProblemList({ problems }: { problems: ParamProblem[] }) {
             {p.param && <Text as="span" fontFamily="mono">{`${p.param}: `}</Text>}
             {p.msg}
           </Text>
-        </List.Item>
+        </HStack>
       ))}
-    </List.Root>
+    </Stack>
   );
 }
 
