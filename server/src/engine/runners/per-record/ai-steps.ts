@@ -124,18 +124,25 @@ interface ChatPlan {
   values(answer: JsonValue): JsonRecord;
 }
 
-/** A chat runner: plan from the params, one cached-or-asked answer per record. */
-function chatRunner(stepType: string, plan: (input: Column[], params: ParamValues, vars: Vars | undefined) => ChatPlan): PerRecordRunner {
+/** What every AI step shares: one input, its columns kept and the plan's columns appended, fixed batches. */
+function appending(stepType: string, plan: (input: Column[], params: ParamValues, vars: Vars | undefined) => { added: AppendedColumn[] }, batchSize: number) {
   return {
     stepType,
-    kind: 'per-record',
-    output: 'append',
-    outputColumns(inputs, params, vars) {
+    kind: 'per-record' as const,
+    output: 'append' as const,
+    outputColumns(inputs: Column[][], params: ParamValues, vars?: Vars) {
       expectInputs(inputs, 1, 1);
       return [...inputs[0], ...plan(inputs[0], params, vars).added];
     },
-    appendedColumns: (input, params, vars) => plan(input, params, vars).added,
-    batchSize: () => AI_BATCH_SIZE,
+    appendedColumns: (input: Column[], params: ParamValues, vars?: Vars) => plan(input, params, vars).added,
+    batchSize: () => batchSize,
+  };
+}
+
+/** A chat runner: plan from the params, one cached-or-asked answer per record. */
+function chatRunner(stepType: string, plan: (input: Column[], params: ParamValues, vars: Vars | undefined) => ChatPlan): PerRecordRunner {
+  return {
+    ...appending(stepType, plan, AI_BATCH_SIZE),
     async processBatch(ctx: RunContext, records, params) {
       if (ctx.signal.aborted) throw stopped(ctx.signal);
       const p = plan(columnsOf(records), params, ctx.vars);
@@ -343,15 +350,7 @@ function embedPlan(input: Column[], stored: ParamValues, vars: Vars | undefined)
 }
 
 export const aiEmbedRunner: PerRecordRunner = {
-  stepType: 'ai_embed',
-  kind: 'per-record',
-  output: 'append',
-  outputColumns(inputs, params, vars) {
-    expectInputs(inputs, 1, 1);
-    return [...inputs[0], ...embedPlan(inputs[0], params, vars).added];
-  },
-  appendedColumns: (input, params, vars) => embedPlan(input, params, vars).added,
-  batchSize: () => EMBED_BATCH_SIZE,
+  ...appending('ai_embed', embedPlan, EMBED_BATCH_SIZE),
   async processBatch(ctx, records, params) {
     if (ctx.signal.aborted) throw stopped(ctx.signal);
     const plan = embedPlan(columnsOf(records), params, ctx.vars);
