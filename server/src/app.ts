@@ -19,6 +19,7 @@ import storage from './plugins/storage';
 import datasets from './plugins/datasets';
 import datasetsRoutes from './modules/datasets/datasets.routes';
 import queue from './plugins/queue';
+import credits from './plugins/credits';
 import runs from './plugins/runs';
 import runsRoutes from './modules/runs/runs.routes';
 import authRoutes from './modules/auth/auth.routes';
@@ -95,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(storage);
   await app.register(datasets);
   await app.register(queue, { redisNamespace: options.redisNamespace });
+  await app.register(credits);
   await app.register(runs, { redisNamespace: options.redisNamespace });
   await app.register(authentication);
   await app.register(antiForgery);

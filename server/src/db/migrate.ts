@@ -11,6 +11,8 @@ import * as m008 from './migrations/008_user_model_settings';
 import * as m009 from './migrations/009_conversations';
 import * as m010 from './migrations/010_ai_answer_cache';
 import * as m011 from './migrations/011_deferred_datasets';
+import * as m012 from './migrations/012_credits_and_payments';
+import * as m013 from './migrations/013_support_beta_videos';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -31,6 +33,8 @@ const migrations: Record<string, DialectMigration> = {
   '009_conversations': m009,
   '010_ai_answer_cache': m010,
   '011_deferred_datasets': m011,
+  '012_credits_and_payments': m012,
+  '013_support_beta_videos': m013,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -70,6 +70,15 @@ export interface Database {
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;
   ai_answer_cache: AiAnswerCacheTable;
+  credit_ledger: CreditLedgerTable;
+  payments: PaymentsTable;
+  payment_events: PaymentEventsTable;
+  contact_queries: ContactQueriesTable;
+  contact_replies: ContactRepliesTable;
+  beta_interest_requests: BetaInterestRequestsTable;
+  invitation_codes: InvitationCodesTable;
+  invitation_code_uses: InvitationCodeUsesTable;
+  videos: VideosTable;
 }
 
 
@@ -261,6 +270,8 @@ export interface WorkflowRunsTable {
   sample_size: number | null;
   state: RunState;
   error: string | null;
+  /** Why a paused run is paused (migration 012): 'credits' when the balance ran out; NULL otherwise. */
+  pause_reason: 'credits' | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
@@ -416,4 +427,134 @@ export interface AiAnswerCacheTable {
   tokens_in: number;
   tokens_out: number;
   created_at: string;
+}
+
+export type LedgerKind = 'grant' | 'purchase' | 'usage' | 'refund' | 'adjustment';
+
+/** One append-only credit movement (migration 012); a balance is the sum of a user's rows. */
+export interface CreditLedgerTable {
+  id: string;
+  user_id: string;
+  kind: LedgerKind;
+  /** Signed micro-credits (1 credit = 1,000,000): positive in, negative out. */
+  credits_micro: number;
+  /** UNIQUE: the same movement written twice is one row. */
+  idempotency_key: string;
+  description: string | null;
+  /** Usage rows: what was used, how much, the price of one unit in micro-credits. */
+  unit: string | null;
+  quantity: number | null;
+  unit_price_micro: number | null;
+  workflow_id: string | null;
+  step_id: string | null;
+  step_type: string | null;
+  run_id: string | null;
+  step_run_id: string | null;
+  /** Purchase and refund rows: their payment. */
+  payment_id: string | null;
+  /** Adjustments: the admin who made them. */
+  actor_id: string | null;
+  created_at: string;
+}
+
+export type PaymentStatus = 'pending' | 'succeeded' | 'cancelled' | 'expired' | 'refunded' | 'partially_refunded';
+
+/** A checkout for a credit pack (migration 012): Stripe's, or the built-in test checkout's. */
+export interface PaymentsTable {
+  id: string;
+  user_id: string;
+  provider: 'stripe' | 'test';
+  provider_session_id: string;
+  provider_payment_intent: string | null;
+  pack_id: string;
+  credits_micro: number;
+  amount_cents: number;
+  currency: string;
+  status: PaymentStatus;
+  refunded_cents: number;
+  checkout_url: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+/** A payment provider's webhook event already handled (migration 012): replays change nothing. */
+export interface PaymentEventsTable {
+  event_id: string;
+  type: string;
+  received_at: string;
+}
+
+export type ContactCategory = 'general' | 'billing' | 'technical' | 'feature' | 'account';
+export type ContactStatus = 'open' | 'answered' | 'closed';
+
+/** A user's question to support (migration 013). */
+export interface ContactQueriesTable {
+  id: string;
+  user_id: string;
+  subject: string;
+  message: string;
+  category: ContactCategory;
+  status: ContactStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A message in a contact query's thread after the first: from the user or from support. */
+export interface ContactRepliesTable {
+  id: string;
+  query_id: string;
+  author_id: string | null;
+  author_role: 'user' | 'support';
+  author_name: string;
+  message: string;
+  created_at: string;
+}
+
+/** A user's request to join the beta programme (migration 013); one per user. */
+export interface BetaInterestRequestsTable {
+  id: string;
+  user_id: string;
+  use_case: string;
+  company: string | null;
+  heard_from: string | null;
+  status: 'pending' | 'invited';
+  created_at: string;
+  updated_at: string;
+}
+
+/** An invitation code an admin made (migration 013). */
+export interface InvitationCodesTable {
+  id: string;
+  code: string;
+  max_uses: number;
+  expires_at: string | null;
+  note: string | null;
+  created_by: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** One account made with a code (each account uses at most one). */
+export interface InvitationCodeUsesTable {
+  id: string;
+  code_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** A tutorial video (migration 013). */
+export interface VideosTable {
+  id: string;
+  title: string;
+  description: string;
+  url: string;
+  thumbnail_url: string | null;
+  duration_seconds: number;
+  category: 'getting_started' | 'workflows' | 'datasets' | 'agents' | 'billing';
+  locale: 'en' | 'cn';
+  position: number;
+  status: 'published' | 'hidden';
+  created_at: string;
+  updated_at: string;
 }

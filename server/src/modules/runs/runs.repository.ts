@@ -20,10 +20,10 @@ const now = () => new Date().toISOString();
 export class RunsRepository {
   constructor(private readonly db: Db) {}
 
-  async insertRun(run: Omit<WorkflowRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at' | 'error'>, stepRuns: Omit<StepRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at'>[]): Promise<void> {
+  async insertRun(run: Omit<WorkflowRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at' | 'error' | 'pause_reason'>, stepRuns: Omit<StepRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at'>[]): Promise<void> {
     const at = now();
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('workflow_runs').values({ ...run, error: null, created_at: at, updated_at: at, started_at: at, ended_at: null }).execute();
+      await trx.insertInto('workflow_runs').values({ ...run, error: null, pause_reason: null, created_at: at, updated_at: at, started_at: at, ended_at: null }).execute();
       if (stepRuns.length) await trx.insertInto('step_runs').values(stepRuns.map((s) => ({ ...s, created_at: at, updated_at: at, started_at: null, ended_at: null }))).execute();
     });
   }
@@ -40,7 +40,7 @@ export class RunsRepository {
   listRuns(workflowId: string, userId: string, limit: number, offset: number) {
     return this.db
       .selectFrom('workflow_runs')
-      .select(['id', 'workflow_id', 'user_id', 'workflow_version', 'mode', 'target_step_id', 'sample_size', 'state', 'error', 'created_at', 'updated_at', 'started_at', 'ended_at'])
+      .select(['id', 'workflow_id', 'user_id', 'workflow_version', 'mode', 'target_step_id', 'sample_size', 'state', 'error', 'pause_reason', 'created_at', 'updated_at', 'started_at', 'ended_at'])
       .where('workflow_id', '=', workflowId)
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')

@@ -1,0 +1,67 @@
+/**
+ * The tutorial videos a new install starts with, in both languages. The recordings ship with the
+ * product under `public/tutorials/` (recorded from the running app by `npm run tutorials:record`),
+ * so the list works offline; admins add, change or hide entries from the admin videos page.
+ */
+export const SEED_VIDEOS = [
+  {
+    id: '6f1c4e0a-9d1b-4c61-8d0a-2f6f3c1a0001',
+    title: 'Your first workflow',
+    description: 'Create a workflow, add an Import CSV step and a filter, and run it over a file.',
+    url: '/tutorials/first-workflow.webm',
+    thumbnail_url: '/tutorials/first-workflow.jpg',
+    duration_seconds: 60,
+    category: 'getting_started',
+    locale: 'en',
+  },
+  {
+    id: '6f1c4e0a-9d1b-4c61-8d0a-2f6f3c1a0002',
+    title: 'Files and folders',
+    description: 'Upload files, sort them into folders and use them as a workflow’s input.',
+    url: '/tutorials/files.webm',
+    thumbnail_url: '/tutorials/files.jpg',
+    duration_seconds: 45,
+    category: 'datasets',
+    locale: 'en',
+  },
+  {
+    id: '6f1c4e0a-9d1b-4c61-8d0a-2f6f3c1a0003',
+    title: 'Credits and top-ups',
+    description: 'See what your runs cost, top up your balance and read your usage by day and by workflow.',
+    url: '/tutorials/billing.webm',
+    thumbnail_url: '/tutorials/billing.jpg',
+    duration_seconds: 40,
+    category: 'billing',
+    locale: 'en',
+  },
+  {
+    id: '6f1c4e0a-9d1b-4c61-8d0a-2f6f3c1a0004',
+    title: '创建第一个工作流',
+    description: '新建工作流，添加“导入 CSV”和筛选步骤，并在文件上运行。',
+    url: '/tutorials/first-workflow.webm',
+    thumbnail_url: '/tutorials/first-workflow.jpg',
+    duration_seconds: 60,
+    category: 'getting_started',
+    locale: 'cn',
+  },
+  {
+    id: '6f1c4e0a-9d1b-4c61-8d0a-2f6f3c1a0005',
+    title: '文件与文件夹',
+    description: '上传文件、整理到文件夹，并将其用作工作流的输入。',
+    url: '/tutorials/files.webm',
+    thumbnail_url: '/tutorials/files.jpg',
+    duration_seconds: 45,
+    category: 'datasets',
+    locale: 'cn',
+  },
+  {
+    id: '6f1c4e0a-9d1b-4c61-8d0a-2f6f3c1a0006',
+    title: '积分与充值',
+    description: '查看运行的花费、为余额充值，并按天和按工作流查看用量。',
+    url: '/tutorials/billing.webm',
+    thumbnail_url: '/tutorials/billing.jpg',
+    duration_seconds: 40,
+    category: 'billing',
+    locale: 'cn',
+  },
+] as const;
