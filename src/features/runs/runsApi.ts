@@ -34,6 +34,16 @@ export interface ExecuteArgs {
 const runTags = (run: { id: string; workflow_id: string } | undefined) =>
   run ? [{ type: 'WorkflowRun' as const, id: run.id }, { type: 'WorkflowRun' as const, id: `LIST:${run.workflow_id}` }] : [];
 
+/**
+ * A run answered by a start or a control call, as the run query holds it: without the call's own
+ * notices (message, warnings, modal). Put into the cache with them, the upsert's own "fulfilled"
+ * would show the same toast a second time (the notices middleware reads every fulfilled result).
+ */
+function asCachedRun(answer: WorkflowRun): WorkflowRun {
+  const { message: _message, warnings: _warnings, modal: _modal, ...run } = answer as WorkflowRun & { message?: unknown; warnings?: unknown; modal?: unknown };
+  return run;
+}
+
 export const runsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     executeStep: build.mutation<WorkflowRun, ExecuteArgs>({
@@ -48,7 +58,7 @@ export const runsApi = baseApi.injectEndpoints({
       async onQueryStarted(_args, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          dispatch(runsApi.util.upsertQueryData('getRun', data.id, data));
+          dispatch(runsApi.util.upsertQueryData('getRun', data.id, asCachedRun(data)));
         } catch {
           // The notices explain a refused start.
         }
@@ -68,7 +78,7 @@ export const runsApi = baseApi.injectEndpoints({
       async onQueryStarted({ runId }, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          dispatch(runsApi.util.upsertQueryData('getRun', runId, data));
+          dispatch(runsApi.util.upsertQueryData('getRun', runId, asCachedRun(data)));
         } catch {
           // The notices explain a refused action.
         }
