@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../plugins/authentication';
 import { CheckoutIn, CheckoutOut, PacksOut, PaymentParams, PaymentsPage, PaymentsQuery, RedirectOut, TestCheckoutOut, WebhookOut } from './payments.schemas';
@@ -7,6 +8,17 @@ import { TEST_WEBHOOK_PURPOSE, testWebhookSecret } from './stripe-client';
 const tags = ['Payments'];
 /** Stripe's events are a few kilobytes; a megabyte of "event" is not one. */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+/**
+ * Checkouts a user may start in ten minutes: each one is a Stripe API call on the operator's
+ * account (whose rate limit every buyer shares) and a payments row; a person buying needs a few.
+ */
+export const checkoutLimit = {
+  max: 30,
+  timeWindow: 10 * 60_000,
+  hook: 'preHandler' as const,
+  keyGenerator: (req: FastifyRequest) => `checkout:${currentUser(req).id}`,
+};
 
 /** Registered under /api/v1/payments. */
 const paymentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -25,7 +37,7 @@ const paymentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/create-checkout-session',
-    { schema: { tags, summary: 'Start buying a credit pack: answers where to send the buyer', body: CheckoutIn, response: { 200: CheckoutOut } } },
+    { config: { rateLimit: checkoutLimit }, schema: { tags, summary: 'Start buying a credit pack: answers where to send the buyer', body: CheckoutIn, response: { 200: CheckoutOut } } },
     async (req) => payments.createCheckout(currentUser(req).id, req.body),
   );
 

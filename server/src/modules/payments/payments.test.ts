@@ -163,6 +163,16 @@ describe('payments in test mode (no Stripe key)', () => {
     expect((await t.app.inject({ url: `${API}/`, headers: auth })).json().total).toBe(0);
   });
 
+  it('limits how many checkouts one user may start in a while (429 {detail})', async () => {
+    const { auth } = await signedInUser(t.app);
+    for (let i = 0; i < 30; i++) await checkout(t.app, auth);
+    const res = await t.app.inject({ method: 'POST', url: `${API}/create-checkout-session`, headers: auth, payload: { pack_id: 'starter' } });
+    expect(res.statusCode).toBe(429);
+    expect(typeof res.json().detail).toBe('string');
+    // Someone else is not held back by it.
+    await checkout(t.app, (await signedInUser(t.app)).auth);
+  });
+
   it('pages the payments list and filters it by status', async () => {
     const { auth } = await signedInUser(t.app);
     const ids: string[] = [];
