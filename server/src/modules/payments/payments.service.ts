@@ -38,7 +38,8 @@ interface EventEnvelope {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown, max = 255): string | null => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : null);
+/** Stripe's ids and event types (`evt_…`, `cs_test_…`, `charge.refunded`); anything else (a NUL, which PostgreSQL cannot store) is not one. */
+const text = (v: unknown, max = 255): string | null => (typeof v === 'string' && v.length <= max && /^[\w.-]+$/.test(v) ? v : null);
 const wholeCents = (v: unknown): number | null => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : null);
 /** `payment_intent` is an id, or the object when expanded. */
 const idOf = (v: unknown): string | null => text(v) ?? (isRecord(v) ? text(v.id) : null);
@@ -208,11 +209,16 @@ export class PaymentsService {
    * Stripe-Signature header. A bad or stale signature is refused (400) before anything is read.
    */
   async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
-    if (!signature || signature.length > 2000) throw rejected('server.payments.badSignature');
+    if (!signature || signature.length > 2000) {
+      this.log.warn({ length: signature?.length ?? 0 }, 'payment webhook refused: no usable Stripe-Signature');
+      throw rejected('server.payments.badSignature');
+    }
     let parsed: unknown;
     try {
       parsed = stripeWebhooks.constructEvent(rawBody, signature, this.settings.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
-    } catch {
+    } catch (err) {
+      // Worth a look when it repeats: a rotated secret not yet configured, or someone probing.
+      this.log.warn({ reason: (err as Error).message }, 'payment webhook refused: signature');
       throw rejected('server.payments.badSignature');
     }
     const event = envelopeOf(parsed);

@@ -252,6 +252,7 @@ describe('payments in test mode (no Stripe key)', () => {
         signed({ not: 'an event' }, secret),
         { payload: '{"broken"', header: Stripe.webhooks.generateTestHeaderString({ payload: '{"broken"', secret }) },
         signed({ id: 'evt_1', type: 'checkout.session.completed', data: { object: 'no' } }, secret),
+        signed({ id: 'evt_\u0000', type: 'checkout.session.completed', data: { object: {} } }, secret),
       ]) {
         const res = await deliver(t.app, delivery);
         expect(res.statusCode).toBe(400);
@@ -301,6 +302,8 @@ describe('payments in test mode (no Stripe key)', () => {
 
       const foreign = sessionEvent('checkout.session.completed', { id: 'cs_live_not_ours', amount: 500 });
       expect((await deliver(t.app, signed(foreign, secret))).statusCode).toBe(200);
+      const nul = sessionEvent('checkout.session.completed', { id: 'cs_\u0000', amount: 500, paymentIntent: 'pi_\u0000' });
+      expect((await deliver(t.app, signed(nul, secret))).statusCode).toBe(200);
       expect(await credits(t.app, p.user.id)).toBe(0);
     });
 
