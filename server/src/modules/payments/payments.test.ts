@@ -212,6 +212,11 @@ describe('payments in test mode (no Stripe key)', () => {
       expect((await deliver(t.app, signed(sessionEvent('checkout.session.async_payment_succeeded', p.session), secret))).statusCode).toBe(200);
       expect(await credits(t.app, p.user.id)).toBe(500);
       expect(await paymentRow(t.app, p.paymentId)).toMatchObject({ status: 'succeeded', provider_payment_intent: p.session.paymentIntent });
+
+      // A crash after crediting but before the event was recorded: Stripe's retry finds the credit there.
+      await t.app.db.deleteFrom('payment_events').where('event_id', '=', JSON.parse(delivery.payload).id).execute();
+      expect((await deliver(t.app, delivery)).statusCode).toBe(200);
+      expect(await credits(t.app, p.user.id)).toBe(500);
     });
 
     it('credits concurrent duplicate deliveries once', async () => {
