@@ -42,3 +42,47 @@ describe('queue configuration', () => {
     expect(() => loadConfig({ QUEUE_CONCURRENCY: 'many' })).toThrow(/QUEUE_CONCURRENCY/);
   });
 });
+
+describe('payments configuration', () => {
+  it('runs in test mode with three default packs until a Stripe key is given', () => {
+    const { payments } = loadConfig({});
+    expect(payments.stripeSecretKey).toBeNull();
+    expect(payments.stripeWebhookSecret).toBeNull();
+    expect(payments.stripeApiBase).toBeNull();
+    expect(payments.packs.map((p) => [p.id, p.credits, p.amount_cents, p.currency])).toEqual([
+      ['starter', 500, 500, 'usd'],
+      ['team', 2500, 2000, 'usd'],
+      ['scale', 10000, 7000, 'usd'],
+    ]);
+  });
+
+  it('needs the webhook secret with the Stripe key, or purchases would never be credited', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_API_BASE: 'http://127.0.0.1:12111/' }).payments).toMatchObject({
+      stripeSecretKey: 'sk_test_x',
+      stripeWebhookSecret: 'whsec_x',
+      stripeApiBase: 'http://127.0.0.1:12111',
+    });
+    expect(() => loadConfig({ STRIPE_API_BASE: 'ftp://stripe.local' })).toThrow(/STRIPE_API_BASE/);
+    expect(() => loadConfig({ STRIPE_API_BASE: 'not a url' })).toThrow(/STRIPE_API_BASE/);
+  });
+
+  it('reads CREDIT_PACKS as JSON and stops the start on a pack it cannot sell', () => {
+    const packs = loadConfig({ CREDIT_PACKS: '[{"id":"mini","name":" Mini ","credits":12.5,"amount_cents":100,"currency":"EUR"}]' }).payments.packs;
+    expect(packs).toEqual([{ id: 'mini', name: 'Mini', credits: 12.5, amount_cents: 100, currency: 'eur' }]);
+    const pack = { id: 'a', name: 'A', credits: 1, amount_cents: 100, currency: 'usd' };
+    for (const [value, message] of [
+      ['not json', /must be JSON/],
+      ['[]', /1 to 20/],
+      ['{}', /1 to 20/],
+      [JSON.stringify([{ ...pack, id: 'Has Space' }]), /\[0\]: id/],
+      [JSON.stringify([{ ...pack, credits: 0 }]), /\[0\]: credits/],
+      [JSON.stringify([{ ...pack, amount_cents: 1.5 }]), /\[0\]: amount_cents/],
+      [JSON.stringify([{ ...pack, currency: 'dollars' }]), /\[0\]: currency/],
+      [JSON.stringify([pack, null]), /\[1\]: id/],
+      [JSON.stringify([pack, pack]), /unique/],
+    ] as const) {
+      expect(() => loadConfig({ CREDIT_PACKS: value })).toThrow(message);
+    }
+  });
+});

@@ -60,6 +60,28 @@ export interface Config {
   queue: QueueConfig;
   /** The chat model behind agents and AI steps (any OpenAI-compatible endpoint); see server/src/ai. */
   llm: LlmConfig;
+  /** Credit packs and the card payments that buy them (modules/payments). */
+  payments: PaymentsConfig;
+}
+
+export interface CreditPack {
+  id: string;
+  name: string;
+  credits: number;
+  /** The price in the currency's smallest unit (cents), as Stripe takes it. */
+  amount_cents: number;
+  /** ISO 4217, lower case as Stripe writes it. */
+  currency: string;
+}
+
+export interface PaymentsConfig {
+  /** Stripe's secret key; without it payments run in test mode (the built-in test checkout). */
+  stripeSecretKey: string | null;
+  /** The webhook endpoint's signing secret (whsec_…); in test mode one is derived from the secrets key when absent. */
+  stripeWebhookSecret: string | null;
+  /** A Stripe stand-in's URL (tests, local mocks): the SDK's host, port and protocol. Null: api.stripe.com. */
+  stripeApiBase: string | null;
+  packs: CreditPack[];
 }
 
 export interface DatasetsConfig {
@@ -237,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         .filter(Boolean),
     },
     queue: queueConfig(env),
+    payments: paymentsConfig(env),
   };
   // A typo in the allow-list should stop the start, not surface as refused calls in some run later.
   new AddressPolicy(config.httpSteps);
@@ -256,4 +279,56 @@ function queueConfig(env: NodeJS.ProcessEnv): QueueConfig {
     stalledIntervalMs: Math.max(500, int(env.QUEUE_STALLED_INTERVAL_MS, 30_000, 'QUEUE_STALLED_INTERVAL_MS')),
     maxStalledCount: int(env.QUEUE_MAX_STALLED_COUNT, 2, 'QUEUE_MAX_STALLED_COUNT'),
   };
+}
+
+/** Three packs, cheaper per credit as they grow: enough to try, to work, to run at scale. */
+export const DEFAULT_CREDIT_PACKS: CreditPack[] = [
+  { id: 'starter', name: 'Starter', credits: 500, amount_cents: 500, currency: 'usd' },
+  { id: 'team', name: 'Team', credits: 2500, amount_cents: 2000, currency: 'usd' },
+  { id: 'scale', name: 'Scale', credits: 10000, amount_cents: 7000, currency: 'usd' },
+];
+
+function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
+  const stripeSecretKey = env.STRIPE_SECRET_KEY || null;
+  const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET || null;
+  // Stripe would take the money and we would never hear of it: no webhook, no credits.
+  if (stripeSecretKey && !stripeWebhookSecret) throw new Error('STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the webhook endpoint\'s signing secret), or purchases are never credited');
+  return { stripeSecretKey, stripeWebhookSecret, stripeApiBase: stripeApiBase(env.STRIPE_API_BASE), packs: creditPacks(env.CREDIT_PACKS) };
+}
+
+function stripeApiBase(value: string | undefined): string | null {
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`STRIPE_API_BASE must be a URL like http://127.0.0.1:12111, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`STRIPE_API_BASE must be http or https, got "${value}"`);
+  return url.origin;
+}
+
+/** CREDIT_PACKS as JSON, checked whole at start: a typo must not surface as a broken checkout later. */
+export function creditPacks(value: string | undefined): CreditPack[] {
+  if (value === undefined || value.trim() === '') return DEFAULT_CREDIT_PACKS;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new Error('CREDIT_PACKS must be JSON: [{"id","name","credits","amount_cents","currency"}, ...]');
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > 20) throw new Error('CREDIT_PACKS must be a list of 1 to 20 packs');
+  const packs = parsed.map((item: unknown, i): CreditPack => {
+    const p = (item ?? {}) as Record<string, unknown>;
+    const fail = (what: string) => new Error(`CREDIT_PACKS[${i}]: ${what}`);
+    if (typeof p.id !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(p.id)) throw fail('id must be 1-40 of a-z, 0-9, _ and -');
+    if (typeof p.name !== 'string' || p.name.trim() === '' || p.name.length > 100) throw fail('name must be 1-100 characters');
+    if (typeof p.credits !== 'number' || !Number.isFinite(p.credits) || p.credits <= 0 || p.credits > 1e9) throw fail('credits must be a number above 0 and at most 1e9');
+    if (!Number.isInteger(p.amount_cents) || (p.amount_cents as number) < 1 || (p.amount_cents as number) > 99_999_999) throw fail('amount_cents must be a whole number from 1 to 99999999');
+    if (typeof p.currency !== 'string' || !/^[a-zA-Z]{3}$/.test(p.currency)) throw fail('currency must be a three-letter code like usd');
+    return { id: p.id, name: p.name.trim(), credits: p.credits, amount_cents: p.amount_cents as number, currency: p.currency.toLowerCase() };
+  });
+  const ids = new Set(packs.map((p) => p.id));
+  if (ids.size !== packs.length) throw new Error('CREDIT_PACKS: pack ids must be unique');
+  return packs;
 }

@@ -13,6 +13,7 @@ import * as m010 from './migrations/010_ai_answer_cache';
 import * as m011 from './migrations/011_deferred_datasets';
 import * as m012 from './migrations/012_credits_and_payments';
 import * as m013 from './migrations/013_support_beta_videos';
+import * as m015 from './migrations/015_payment_return_paths';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -35,6 +36,7 @@ const migrations: Record<string, DialectMigration> = {
   '011_deferred_datasets': m011,
   '012_credits_and_payments': m012,
   '013_support_beta_videos': m013,
+  '015_payment_return_paths': m015,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -476,6 +476,9 @@ export interface PaymentsTable {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** Where the buyer returns after paying / cancelling (migration 015); NULL: the defaults. */
+  success_path: string | null;
+  cancel_path: string | null;
 }
 
 /** A payment provider's webhook event already handled (migration 012): replays change nothing. */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -16,6 +16,14 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join(':');
+  }
+
+  /**
+   * A key for one purpose (e.g. the test checkout's webhook secret), derived from this one: every
+   * process with the same SECRETS_KEY derives the same, and it reveals nothing of the key itself.
+   */
+  derive(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`stepwise:${purpose}`).digest();
   }
 
   open(sealed: string): string {
