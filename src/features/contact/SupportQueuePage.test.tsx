@@ -124,6 +124,13 @@ describe('role gating', () => {
     expect(screen.getByRole('link', { name: 'Open Contact' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Open Support' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Open Admin' })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    // Nor in the phone drawer, whose second list holds the help areas.
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/contact');
+    expect(within(drawer).queryByRole('link', { name: 'Support' })).not.toBeInTheDocument();
+    expect(within(drawer).queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
     unmount();
 
     for (const route of ['/support', '/support/q-1', '/admin/invitation-codes', '/admin/videos']) {
