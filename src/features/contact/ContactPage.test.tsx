@@ -95,6 +95,8 @@ describe('one query', () => {
     expect(messages[1]).toHaveTextContent('Could you send us the file?');
     expect(within(messages[1]).getByText('Support')).toBeInTheDocument();
     expect(screen.getByText('Replying opens the query again.')).toBeInTheDocument();
+    // The query's text is shown in the thread only, never as a notice.
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Your reply'), 'Attached, thanks.');
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
@@ -103,6 +105,7 @@ describe('one query', () => {
     expect(within(thread).getAllByRole('listitem')[2]).toHaveTextContent('Attached, thanks.');
     expect(screen.getByText('Open')).toBeInTheDocument();
     expect(screen.getByLabelText('Your reply')).toHaveValue('');
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
   it('says so when the query is not there (someone else’s answers 404 the same)', async () => {

@@ -48,7 +48,7 @@ export function QueryThread({ query }: { query: ContactQuery }) {
   const intl = useIntl();
   return (
     <Stack as="ol" listStyleType="none" gap="3" aria-label={intl.formatMessage({ id: 'contact.thread.label' })}>
-      <ThreadMessage authorName={query.user.name} authorRole="user" message={query.message} createdAt={query.created_at} />
+      <ThreadMessage authorName={query.user.name} authorRole="user" message={query.text} createdAt={query.created_at} />
       {query.replies.map((reply) => (
         <ThreadMessage key={reply.id} authorName={reply.author_name} authorRole={reply.author_role} message={reply.message} createdAt={reply.created_at} />
       ))}

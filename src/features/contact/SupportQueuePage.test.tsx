@@ -5,7 +5,7 @@ import { api, testUser } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import { fullQuery, pageOf, querySummary } from './contactFixtures';
-import type { ContactQuery } from './contactTypes';
+import type { ContactQueryOut as ContactQuery } from './contactTypes';
 
 const signedInAs = (role: Role) => {
   localStorage.setItem('accessToken', 'good');

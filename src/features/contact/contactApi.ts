@@ -1,6 +1,7 @@
 import { baseApi } from '../../services/baseApi';
 import type {
   ContactQuery,
+  ContactQueryOut,
   ContactQueryPage,
   ContactCategory,
   ContactStatus,
@@ -26,6 +27,9 @@ export interface StaffQueriesArgs extends MyQueriesArgs {
 
 const LIST = { type: 'ContactQuery' as const, id: 'LIST' };
 
+/** Moves the query's text out of `message`, where the notices middleware would toast it. */
+const withText = ({ message, ...query }: ContactQueryOut): ContactQuery => ({ ...query, text: message });
+
 export const contactApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     submitContactQuery: build.mutation<ContactSubmitOut, ContactSubmitIn>({
@@ -45,14 +49,17 @@ export const contactApi = baseApi.injectEndpoints({
     }),
     getContactQuery: build.query<ContactQuery, string>({
       query: (id) => `/contact/${encodeURIComponent(id)}`,
+      transformResponse: withText,
       providesTags: (_r, _e, id) => [{ type: 'ContactQuery', id }],
     }),
     replyToContactQuery: build.mutation<ContactQuery, { id: string; message: string }>({
       query: ({ id, message }) => ({ url: `/contact/${encodeURIComponent(id)}/replies`, method: 'POST', body: { message } }),
+      transformResponse: withText,
       invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'ContactQuery', id }],
     }),
     setContactQueryStatus: build.mutation<ContactQuery, { id: string; status: ContactStatus }>({
       query: ({ id, status }) => ({ url: `/contact/${encodeURIComponent(id)}`, method: 'PATCH', body: { status } }),
+      transformResponse: withText,
       invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'ContactQuery', id }],
     }),
   }),

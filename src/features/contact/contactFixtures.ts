@@ -1,5 +1,5 @@
 import { testUser } from '../../test/handlers';
-import type { ContactQuery, ContactQuerySummary } from './contactTypes';
+import type { ContactQueryOut, ContactQuerySummary } from './contactTypes';
 
 // Queries as the server answers them, for the contact and support screens' tests.
 
@@ -16,7 +16,7 @@ export const querySummary = (over: Partial<ContactQuerySummary> = {}): ContactQu
   ...over,
 });
 
-export const fullQuery = (over: Partial<ContactQuery> = {}): ContactQuery => ({
+export const fullQuery = (over: Partial<ContactQueryOut> = {}): ContactQueryOut => ({
   ...querySummary(),
   message: 'The import stops at row 10,000.\nThe file has 50,000 rows.',
   user: { id: testUser.id, name: testUser.name, email: testUser.email },

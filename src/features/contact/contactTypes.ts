@@ -42,11 +42,20 @@ export interface ContactReply {
   created_at: string;
 }
 
-/** One query with its conversation, oldest reply first. */
-export interface ContactQuery extends ContactQuerySummary {
+/** One query with its conversation, oldest reply first, as the server sends it. */
+export interface ContactQueryOut extends ContactQuerySummary {
   message: string;
   user: ContactUser;
   replies: ContactReply[];
+}
+
+/**
+ * The same, as the screens hold it: the query's own words are `text`. A success body's top-level
+ * `message` is a notice the notices middleware shows as a toast (spec §7), so a query left with
+ * its text there would pop up every time it is opened or answered.
+ */
+export interface ContactQuery extends Omit<ContactQueryOut, 'message'> {
+  text: string;
 }
 
 export interface ContactSubmitIn {
@@ -56,7 +65,8 @@ export interface ContactSubmitIn {
 }
 
 export interface ContactSubmitOut {
-  query: ContactQuery;
+  query: ContactQueryOut;
+  /** The server's confirmation, shown as a notice. */
   message: string;
 }
 
