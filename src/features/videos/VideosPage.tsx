@@ -62,13 +62,8 @@ function VideoCard({ video, onPlay }: { video: Video; onPlay: (video: Video) => 
         className="group"
       >
         <AspectRatio ratio={16 / 9} bg="bg.muted">
-          {video.thumbnail_url ? (
-            <Image src={video.thumbnail_url} alt="" objectFit="cover" />
-          ) : (
-            <Center color="fg.subtle">
-              <LuTvMinimalPlay size="40" aria-hidden />
-            </Center>
-          )}
+          {/* Without a thumbnail the play button alone marks the video. */}
+          {video.thumbnail_url ? <Image src={video.thumbnail_url} alt="" objectFit="cover" /> : <Box bgGradient="to-br" gradientFrom="brand.subtle" gradientTo="bg.muted" />}
         </AspectRatio>
         <Center position="absolute" inset="0">
           <Center boxSize="14" rounded="full" bg="blackAlpha.600" color="white" _groupHover={{ bg: 'brand.solid' }} transition="background 0.2s">
