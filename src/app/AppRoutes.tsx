@@ -2,9 +2,11 @@ import { Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { PageSpinner } from '../components/PageSpinner';
 import { RequireAuth } from '../features/auth/RequireAuth';
+import { RequireRole } from '../features/auth/RequireRole';
 import { LocaleRedirect } from '../i18n/LocaleRedirect';
 import { areas } from './areas';
 import { lazyComponent, type LazyComponent } from './lazyComponent';
+import { ADMIN_ROLES, STAFF_ROLES, type Role } from './roles';
 
 // Every page and both frames are downloaded when first shown, so the sign-in page loads only
 // what it needs (issue 7, "First load"). Each route waits for its code behind a PageSpinner.
@@ -21,6 +23,10 @@ const WorkflowEditorPage = lazyComponent(() => import('../features/workflows/edi
 const GalleryPreviewPage = lazyComponent(() => import('../features/gallery/GalleryPreviewPage').then((m) => m.GalleryPreviewPage));
 const DatasetPage = lazyComponent(() => import('../features/datasets/DatasetPage').then((m) => m.DatasetPage));
 const ConversationPage = lazyComponent(() => import('../features/conversations/ConversationPage').then((m) => m.ConversationPage));
+const ContactQueryPage = lazyComponent(() => import('../features/contact/ContactQueryPage').then((m) => m.ContactQueryPage));
+const SupportQueryPage = lazyComponent(() => import('../features/contact/SupportQueryPage').then((m) => m.SupportQueryPage));
+const InvitationCodesPage = lazyComponent(() => import('../features/beta/InvitationCodesPage').then((m) => m.InvitationCodesPage));
+const AdminVideosPage = lazyComponent(() => import('../features/videos/AdminVideosPage').then((m) => m.AdminVideosPage));
 const FolderPage = areas.find((area) => area.id === 'files')!.Page!;
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -28,17 +34,20 @@ function Lazy({ children }: { children: ReactNode }) {
 }
 
 /** A signed-in page in the app frame. Frame and page download side by side, not one after the
- *  other (the page would otherwise be found only once the frame has rendered). */
-function SignedIn({ Page, fluid }: { Page: LazyComponent; fluid?: boolean }) {
+ *  other (the page would otherwise be found only once the frame has rendered). With `roles`,
+ *  anyone else gets the "no access" screen in the frame, and the page's calls are never made. */
+function SignedIn({ Page, fluid, roles }: { Page: LazyComponent; fluid?: boolean; roles?: readonly Role[] }) {
   void AppShell.preload();
   void Page.preload();
   return (
     <RequireAuth>
       <Lazy>
         <AppShell fluid={fluid}>
-          <Lazy>
-            <Page />
-          </Lazy>
+          <RequireRole roles={roles}>
+            <Lazy>
+              <Page />
+            </Lazy>
+          </RequireRole>
         </AppShell>
       </Lazy>
     </RequireAuth>
@@ -70,14 +79,18 @@ function LocalizedRoutes() {
       <Route path="forgot-password" element={<Lazy><ForgotPasswordPage /></Lazy>} />
       <Route path="reset-password" element={<Lazy><ResetPasswordPage /></Lazy>} />
       {areas.map(
-        ({ id, path, Page, public: isPublic }) =>
-          Page && <Route key={id} path={path.slice(1)} element={isPublic ? <Public Page={Page} /> : <SignedIn Page={Page} />} />,
+        ({ id, path, Page, public: isPublic, roles }) =>
+          Page && <Route key={id} path={path.slice(1)} element={isPublic ? <Public Page={Page} /> : <SignedIn Page={Page} roles={roles} />} />,
       )}
       <Route path="workflows/:workflowId" element={<SignedIn Page={WorkflowEditorPage} fluid />} />
       <Route path="datasets/:datasetId" element={<SignedIn Page={DatasetPage} />} />
       <Route path="conversations/:conversationId" element={<SignedIn Page={ConversationPage} />} />
       <Route path="files/:folderId" element={<SignedIn Page={FolderPage} />} />
       <Route path="gallery/:workflowId" element={<Public Page={GalleryPreviewPage} />} />
+      <Route path="contact/:queryId" element={<SignedIn Page={ContactQueryPage} />} />
+      <Route path="support/:queryId" element={<SignedIn Page={SupportQueryPage} roles={STAFF_ROLES} />} />
+      <Route path="admin/invitation-codes" element={<SignedIn Page={InvitationCodesPage} roles={ADMIN_ROLES} />} />
+      <Route path="admin/videos" element={<SignedIn Page={AdminVideosPage} roles={ADMIN_ROLES} />} />
       <Route path="*" element={<Lazy><NotFoundPage /></Lazy>} />
     </Routes>
   );

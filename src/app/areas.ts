@@ -1,6 +1,7 @@
 import type { IconType } from 'react-icons';
-import { LuFolder, LuLayoutDashboard, LuLayoutGrid, LuMessagesSquare, LuSettings, LuWorkflow } from 'react-icons/lu';
+import { LuFlaskConical, LuFolder, LuHeadset, LuLayoutDashboard, LuLayoutGrid, LuLifeBuoy, LuMessagesSquare, LuSettings, LuShieldCheck, LuTvMinimalPlay, LuWorkflow } from 'react-icons/lu';
 import { lazyComponent, type LazyComponent } from './lazyComponent';
+import { ADMIN_ROLES, hasRole, STAFF_ROLES, type Role } from './roles';
 
 // The signed-in areas, in navigation order. The header, the phone drawer, the dashboard cards and
 // the routes are all built from this list, so a new area (Workflows, Files, Runs, Agents,
@@ -18,6 +19,12 @@ export interface Area {
   Page?: LazyComponent;
   /** Visitors may see it too (the public gallery): no sign-in needed. */
   public?: boolean;
+  /** Only these roles see it in the navigation and may open it (the server answers 403 to
+   *  others anyway); everyone signed in when absent. */
+  roles?: readonly Role[];
+  /** Help and staff areas: reached from the user menu, the phone drawer's second list and the
+   *  dashboard, so the header bar keeps to the everyday work areas. */
+  secondary?: boolean;
 }
 
 // Each area's page is its own download, fetched when first shown (lazyComponent).
@@ -26,6 +33,11 @@ const FilesPage = lazyComponent(() => import('../features/files/FilesPage').then
 const GalleryPage = lazyComponent(() => import('../features/gallery/GalleryPage').then((m) => m.GalleryPage));
 const ConversationsPage = lazyComponent(() => import('../features/conversations/ConversationsPage').then((m) => m.ConversationsPage));
 const SettingsPage = lazyComponent(() => import('../features/users/SettingsPage').then((m) => m.SettingsPage));
+const ContactPage = lazyComponent(() => import('../features/contact/ContactPage').then((m) => m.ContactPage));
+const VideosPage = lazyComponent(() => import('../features/videos/VideosPage').then((m) => m.VideosPage));
+const BetaPage = lazyComponent(() => import('../features/beta/BetaPage').then((m) => m.BetaPage));
+const SupportQueuePage = lazyComponent(() => import('../features/contact/SupportQueuePage').then((m) => m.SupportQueuePage));
+const AdminHomePage = lazyComponent(() => import('../features/admin/AdminHomePage').then((m) => m.AdminHomePage));
 
 export const areas: Area[] = [
   { id: 'dashboard', path: '/', labelId: 'nav.dashboard', descriptionId: 'nav.dashboard.description', icon: LuLayoutDashboard },
@@ -34,4 +46,15 @@ export const areas: Area[] = [
   { id: 'conversations', path: '/conversations', labelId: 'nav.conversations', descriptionId: 'nav.conversations.description', icon: LuMessagesSquare, Page: ConversationsPage },
   { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', icon: LuLayoutGrid, Page: GalleryPage, public: true },
   { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', icon: LuSettings, Page: SettingsPage },
+  { id: 'contact', path: '/contact', labelId: 'nav.contact', descriptionId: 'nav.contact.description', icon: LuLifeBuoy, Page: ContactPage, secondary: true },
+  { id: 'videos', path: '/videos', labelId: 'nav.videos', descriptionId: 'nav.videos.description', icon: LuTvMinimalPlay, Page: VideosPage, public: true, secondary: true },
+  { id: 'beta', path: '/beta', labelId: 'nav.beta', descriptionId: 'nav.beta.description', icon: LuFlaskConical, Page: BetaPage, secondary: true },
+  { id: 'support', path: '/support', labelId: 'nav.support', descriptionId: 'nav.support.description', icon: LuHeadset, Page: SupportQueuePage, roles: STAFF_ROLES, secondary: true },
+  // /admin opens the first admin page (invitation codes); both admin pages are listed in AppRoutes.
+  { id: 'admin', path: '/admin', labelId: 'nav.admin', descriptionId: 'nav.admin.description', icon: LuShieldCheck, Page: AdminHomePage, roles: ADMIN_ROLES, secondary: true },
 ];
+
+/** The areas this user may see (all of them that need no role when signed out). */
+export function areasFor(user: { role: Role } | null | undefined): Area[] {
+  return areas.filter((area) => hasRole(user, area.roles));
+}

@@ -1,4 +1,4 @@
-import { CloseButton, Drawer, IconButton, Portal, Stack } from '@chakra-ui/react';
+import { CloseButton, Drawer, IconButton, Portal, Separator, Stack } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuMenu } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
@@ -6,7 +6,8 @@ import { LanguageSwitcher } from './LanguageSwitcher';
 import { Logo } from './Logo';
 import { NavLinks } from './NavLinks';
 
-/** Phone-width navigation: a hamburger that opens the area list in a drawer. */
+/** Phone-width navigation: a hamburger that opens the area list in a drawer (work areas, then help
+ *  and staff areas). */
 export function MobileNav() {
   const [open, setOpen] = useState(false);
   const intl = useIntl();
@@ -31,6 +32,8 @@ export function MobileNav() {
             <Drawer.Body>
               <Stack gap="6" as="nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
                 <NavLinks direction="column" onNavigate={() => setOpen(false)} />
+                <Separator />
+                <NavLinks direction="column" group="secondary" onNavigate={() => setOpen(false)} />
                 <LanguageSwitcher alignSelf="flex-start" />
               </Stack>
             </Drawer.Body>

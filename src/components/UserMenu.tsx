@@ -2,13 +2,15 @@ import { Avatar, Box, Button, Menu, Portal, Text } from '@chakra-ui/react';
 import { LuChevronDown, LuLogOut, LuSettings } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
+import { areasFor } from '../app/areas';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { selectUser } from '../features/auth/authSlice';
 import { logout } from '../features/auth/authThunks';
 import { useLocalePath } from '../i18n/useLocale';
 import { initials } from './initials';
 
-/** The signed-in user's menu: who they are, their settings, and "Sign out". */
+/** The signed-in user's menu: who they are, the help and staff areas their role may open (the
+ *  header bar keeps to the work areas), their settings, and "Sign out". */
 export function UserMenu() {
   const user = useAppSelector(selectUser);
   const dispatch = useAppDispatch();
@@ -16,6 +18,7 @@ export function UserMenu() {
   const localePath = useLocalePath();
   const intl = useIntl();
   if (!user) return null;
+  const secondaryAreas = areasFor(user).filter((area) => area.secondary);
 
   const signOut = () => {
     // Failures were already shown by the notices middleware and the session is cleared either way.
@@ -29,6 +32,8 @@ export function UserMenu() {
       onSelect={({ value }) => {
         if (value === 'settings') navigate(localePath('/settings'));
         if (value === 'sign-out') signOut();
+        const area = secondaryAreas.find((a) => a.id === value);
+        if (area) navigate(localePath(area.path));
       }}
     >
       <Menu.Trigger asChild>
@@ -53,6 +58,13 @@ export function UserMenu() {
                 {user.email}
               </Text>
             </Box>
+            <Menu.Separator />
+            {secondaryAreas.map((area) => (
+              <Menu.Item key={area.id} value={area.id}>
+                <area.icon aria-hidden />
+                <FormattedMessage id={area.labelId} />
+              </Menu.Item>
+            ))}
             <Menu.Separator />
             <Menu.Item value="settings">
               <LuSettings aria-hidden />

@@ -8,6 +8,8 @@ export const publicEndpoints = new Set<string>([
   'resetPassword',
   'listPublicWorkflows',
   'getPublicWorkflow',
+  'listVideos',
+  'getSignupMode',
 ]);
 
 export function isPublicEndpoint(endpoint: string): boolean {

@@ -24,6 +24,8 @@ export const handlers = [
   http.get(api('/users/me'), () => HttpResponse.json(testUser)),
   http.get(api('/users/me/settings'), () => HttpResponse.json(testSettings)),
   http.post(api('/auth/logout'), () => HttpResponse.json({ message: 'Signed out.' })),
+  // Sign-up is open to everyone (no invitation code needed) unless a test says otherwise.
+  http.get(api('/beta-interest/signup-mode'), () => HttpResponse.json({ invite_only: false })),
   // Workflows have not been run: the editor's run panel and history are empty.
   http.get(api('/workflow-runs/'), ({ request }) => {
     const query = new URL(request.url).searchParams;

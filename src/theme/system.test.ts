@@ -16,6 +16,7 @@ const fs = jest.requireActual<{
 
 const recipeOf: Record<string, string | null> = {
   Alert: 'alert',
+  AspectRatio: null,
   Avatar: 'avatar',
   Badge: 'badge',
   Box: null,

@@ -79,3 +79,57 @@ describe('sign-up page', () => {
     expect(language).toMatch(/^zh/);
   });
 });
+
+describe('sign-up with an invitation code (beta)', () => {
+  const inviteOnly = () => server.use(http.get(api('/beta-interest/signup-mode'), () => HttpResponse.json({ invite_only: true })));
+
+  it('asks for the code when sign-up is invite-only, and sends the one from the invitation link', async () => {
+    inviteOnly();
+    let sent: unknown = null;
+    server.use(
+      http.post(api('/auth/signup'), async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ user: testUser, message: 'Account created. You can sign in now.' }, { status: 201 });
+      }),
+    );
+    const { user } = renderApp({ route: '/signup?code=STEP-7K2M-Q9XD' });
+    const code = await screen.findByLabelText('Invitation code');
+    expect(code).toHaveValue('STEP-7K2M-Q9XD');
+    expect(screen.getByText('Sign-up is by invitation during the beta.')).toBeInTheDocument();
+
+    // Without it, nothing is sent.
+    await user.clear(code);
+    await user.type(screen.getByLabelText('Name'), 'Ada Lovelace');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'analytical engine notes');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(screen.getByText('Enter your invitation code.')).toBeInTheDocument();
+    expect(sent).toBeNull();
+
+    await user.type(code, 'STEP-7K2M-Q9XD{Enter}');
+    await waitFor(() => expect(currentLocation()).toBe('/login'));
+    expect(sent).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', password: 'analytical engine notes', invitation_code: 'STEP-7K2M-Q9XD' });
+  });
+
+  it('shows the server’s reason for refusing the code under the code field', async () => {
+    inviteOnly();
+    const msg = 'This invitation code has expired.';
+    server.use(http.post(api('/auth/signup'), () => HttpResponse.json({ errors: [{ msg, loc: ['body', 'invitation_code'] }] }, { status: 422 })));
+    const { user } = renderApp({ route: '/signup' });
+    const code = await screen.findByLabelText('Invitation code');
+    await user.type(screen.getByLabelText('Name'), 'Ada');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'analytical engine notes');
+    await user.type(code, 'STEP-OLD0-CODE{Enter}');
+    const field = code.closest('[data-part="root"]') as HTMLElement;
+    expect(await within(field).findByText(msg)).toBeInTheDocument();
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(currentLocation()).toBe('/signup');
+  });
+
+  it('offers the code as optional when anyone may sign up', async () => {
+    renderApp({ route: '/signup' });
+    expect(await screen.findByLabelText('Invitation code (optional)')).toHaveValue('');
+    expect(screen.getByText('If you were given one, e.g. STEP-7K2M-Q9XD.')).toBeInTheDocument();
+  });
+});

@@ -1,12 +1,13 @@
 import { Button, Link, Stack } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { usePageTitle } from '../../app/usePageTitle';
 import { AuthLayout } from '../../components/AuthLayout';
 import { TextField } from '../../components/TextField';
 import { LocaleLink } from '../../i18n/LocaleLink';
 import { useLocalePath } from '../../i18n/useLocale';
+import { useGetSignupModeQuery } from '../beta/betaApi';
 import { useSignupMutation } from './authApi';
 import type { LoginPageState } from './LoginPage';
 import { useFieldErrors } from './useFieldErrors';
@@ -21,7 +22,12 @@ export function SignupPage() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { check, clear, errorFor, showServerErrors } = useFieldErrors<'name' | 'email' | 'password'>();
+  // An invitation link (…/signup?code=STEP-7K2M-Q9XD) fills the code in.
+  const [searchParams] = useSearchParams();
+  const [invitationCode, setInvitationCode] = useState(() => searchParams.get('code')?.trim() ?? '');
+  // Until the mode is known the code is optional: the server has the last word either way.
+  const inviteOnly = useGetSignupModeQuery().data?.invite_only ?? false;
+  const { check, clear, errorFor, showServerErrors } = useFieldErrors<'name' | 'email' | 'password' | 'invitationCode'>();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -29,16 +35,18 @@ export function SignupPage() {
       name: requiredProblem(name, 'validation.name.required'),
       email: emailProblem(email),
       password: newPasswordProblem(password),
+      invitationCode: inviteOnly ? requiredProblem(invitationCode, 'auth.field.invitationCode.required') : null,
     });
     if (!valid) return;
-    const result = await signup({ name: name.trim(), email: email.trim(), password });
+    const code = invitationCode.trim();
+    const result = await signup({ name: name.trim(), email: email.trim(), password, ...(code ? { invitation_code: code } : {}) });
     // The server's welcome message is shown by the notices middleware; errors likewise.
     if ('data' in result) {
       const state: LoginPageState = { email: email.trim() };
       navigate(localePath('/login'), { state });
     } else {
       // e.g. a password that is long enough but easy to guess: said where it is typed.
-      showServerErrors(result.error, { name: 'name', email: 'email', password: 'password' });
+      showServerErrors(result.error, { name: 'name', email: 'email', password: 'password', invitation_code: 'invitationCode' });
     }
   };
 
@@ -97,6 +105,21 @@ export function SignupPage() {
             onChange={(e) => {
               setPassword(e.target.value);
               clear('password');
+            }}
+          />
+          <TextField
+            label={t(inviteOnly ? 'auth.field.invitationCode' : 'auth.field.invitationCodeOptional')}
+            name="invitation_code"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={40}
+            required={inviteOnly}
+            helperText={t(inviteOnly ? 'auth.field.invitationCode.hintRequired' : 'auth.field.invitationCode.hint')}
+            value={invitationCode}
+            error={errorFor('invitationCode')}
+            onChange={(e) => {
+              setInvitationCode(e.target.value);
+              clear('invitationCode');
             }}
           />
           <Button type="submit" colorPalette="brand" size="lg" loading={isLoading}>

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, DataList, Flex, Heading, Icon, SimpleGrid, Stack, Text, Avatar, HStack } from '@chakra-ui/react';
 import { LuArrowRight } from 'react-icons/lu';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { areas } from '../../app/areas';
+import { areasFor } from '../../app/areas';
 import { useAppSelector } from '../../app/hooks';
 import { usePageTitle } from '../../app/usePageTitle';
 import { LocaleLink } from '../../i18n/LocaleLink';
@@ -13,7 +13,7 @@ export function DashboardPage() {
   const intl = useIntl();
   const user = useAppSelector(selectUser);
   if (!user) return null;
-  const otherAreas = areas.filter((area) => area.path !== '/');
+  const otherAreas = areasFor(user).filter((area) => area.path !== '/');
 
   return (
     <Stack gap={{ base: '8', md: '10' }}>

@@ -38,6 +38,10 @@ export function LandingPage() {
             <Logo />
             <HStack ms="auto" gap="1">
               <LanguageSwitcher />
+              {/* The tutorials are public: a visitor may watch before signing up. */}
+              <Button asChild variant="ghost" size="sm" display={{ base: 'none', sm: 'inline-flex' }}>
+                <LocaleLink to="/videos">{intl.formatMessage({ id: 'nav.videos' })}</LocaleLink>
+              </Button>
               <Button asChild variant="outline" size="sm" bg="bg.panel">
                 <LocaleLink to="/login">{intl.formatMessage({ id: 'auth.login.submit' })}</LocaleLink>
               </Button>

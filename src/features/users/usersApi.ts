@@ -1,5 +1,4 @@
 import type {
-  BetaStatusOut,
   Locale,
   SettingsOut,
   SettingsPatchIn,
@@ -30,10 +29,7 @@ export const usersApi = baseApi.injectEndpoints({
       transformResponse: ({ message: _message, ...settings }: SettingsOut) => settings,
       invalidatesTags: ['Settings', 'User'],
     }),
-    getBetaStatus: build.query<BetaStatusOut, void>({
-      query: () => '/users/me/beta-status',
-    }),
   }),
 });
 
-export const { useGetMeQuery, useGetSettingsQuery, useUpdateSettingsMutation, useSaveLanguageMutation, useGetBetaStatusQuery } = usersApi;
+export const { useGetMeQuery, useGetSettingsQuery, useUpdateSettingsMutation, useSaveLanguageMutation } = usersApi;

@@ -1,0 +1,89 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { api, testUser } from '../../test/handlers';
+import { renderApp } from '../../test/renderWithProviders';
+import { server } from '../../test/server';
+import type { AdminVideo } from './videosTypes';
+
+const seeded: AdminVideo = {
+  id: 'v-1',
+  title: 'Your first workflow',
+  description: 'Create a workflow and run it.',
+  url: '/tutorials/first-workflow.webm',
+  thumbnail_url: '/tutorials/first-workflow.jpg',
+  duration_seconds: 60,
+  category: 'getting_started',
+  locale: 'en',
+  position: 0,
+  status: 'hidden',
+};
+
+beforeEach(() => {
+  localStorage.setItem('accessToken', 'good');
+  server.use(http.get(api('/users/me'), () => HttpResponse.json({ ...testUser, role: 'admin' })));
+});
+
+describe('videos (admin)', () => {
+  it('lists hidden videos too, adds one, and deletes one after asking', async () => {
+    const all: AdminVideo[] = [seeded];
+    let created: unknown = null;
+    server.use(
+      http.get(api('/videos/admin/all'), () => HttpResponse.json({ items: all, total: all.length, page: 1, page_size: 100 })),
+      http.post(api('/videos/admin'), async ({ request }) => {
+        created = await request.json();
+        all.push({ ...(created as Omit<AdminVideo, 'id'>), id: 'v-2' });
+        return HttpResponse.json(all[1], { status: 201 });
+      }),
+      http.delete(api('/videos/admin/v-1'), () => {
+        all.splice(0, 1);
+        return HttpResponse.json({ message: 'Video deleted.' });
+      }),
+    );
+    const { user } = renderApp({ route: '/admin/videos' });
+
+    const table = await screen.findByRole('table', { name: 'Tutorial videos' });
+    expect(within(within(table).getByRole('row', { name: 'Your first workflow' })).getByText('Hidden')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Videos' })).toHaveAttribute('aria-selected', 'true');
+
+    await user.click(screen.getByRole('button', { name: 'Add video' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a video' });
+    // A URL the server would refuse is caught here first.
+    await user.type(within(dialog).getByLabelText('Title'), 'Agents in five minutes');
+    await user.type(within(dialog).getByLabelText('Video URL'), 'ftp://example.com/agents.mp4');
+    await user.type(within(dialog).getByLabelText('Duration (seconds)'), '300');
+    await user.click(within(dialog).getByRole('button', { name: 'Add video' }));
+    expect(within(dialog).getByText('Enter an http(s) address or a path starting with /.')).toBeInTheDocument();
+    expect(created).toBeNull();
+
+    await user.clear(within(dialog).getByLabelText('Video URL'));
+    await user.type(within(dialog).getByLabelText('Video URL'), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    await user.type(within(dialog).getByLabelText('Description'), 'Ask the assistant to build a step.');
+    await user.selectOptions(within(dialog).getByLabelText('Category'), 'Agents');
+    await user.selectOptions(within(dialog).getByLabelText('Language'), '中文');
+    await user.clear(within(dialog).getByLabelText('Position'));
+    await user.type(within(dialog).getByLabelText('Position'), '3');
+    await user.click(within(dialog).getByRole('button', { name: 'Add video' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(created).toEqual({
+      title: 'Agents in five minutes',
+      description: 'Ask the assistant to build a step.',
+      url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      thumbnail_url: null,
+      duration_seconds: 300,
+      category: 'agents',
+      locale: 'cn',
+      position: 3,
+      status: 'published',
+    });
+    const row = await within(table).findByRole('row', { name: 'Agents in five minutes' });
+    expect(within(row).getByText('Published')).toBeInTheDocument();
+    expect(within(row).getByText('5:00')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Delete Your first workflow' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Delete this video?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Video deleted.');
+    await waitFor(() => expect(within(table).queryByRole('row', { name: 'Your first workflow' })).not.toBeInTheDocument());
+  });
+});
