@@ -21,6 +21,7 @@ const WorkflowEditorPage = lazyComponent(() => import('../features/workflows/edi
 const GalleryPreviewPage = lazyComponent(() => import('../features/gallery/GalleryPreviewPage').then((m) => m.GalleryPreviewPage));
 const DatasetPage = lazyComponent(() => import('../features/datasets/DatasetPage').then((m) => m.DatasetPage));
 const ConversationPage = lazyComponent(() => import('../features/conversations/ConversationPage').then((m) => m.ConversationPage));
+const TestCheckoutPage = lazyComponent(() => import('../features/payments/TestCheckoutPage').then((m) => m.TestCheckoutPage));
 const FolderPage = areas.find((area) => area.id === 'files')!.Page!;
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -77,6 +78,7 @@ function LocalizedRoutes() {
       <Route path="datasets/:datasetId" element={<SignedIn Page={DatasetPage} />} />
       <Route path="conversations/:conversationId" element={<SignedIn Page={ConversationPage} />} />
       <Route path="files/:folderId" element={<SignedIn Page={FolderPage} />} />
+      <Route path="billing/test-checkout/:paymentId" element={<SignedIn Page={TestCheckoutPage} />} />
       <Route path="gallery/:workflowId" element={<Public Page={GalleryPreviewPage} />} />
       <Route path="*" element={<Lazy><NotFoundPage /></Lazy>} />
     </Routes>

@@ -1,5 +1,5 @@
 import type { IconType } from 'react-icons';
-import { LuFolder, LuLayoutDashboard, LuLayoutGrid, LuMessagesSquare, LuSettings, LuWorkflow } from 'react-icons/lu';
+import { LuFolder, LuLayoutDashboard, LuLayoutGrid, LuMessagesSquare, LuSettings, LuWallet, LuWorkflow } from 'react-icons/lu';
 import { lazyComponent, type LazyComponent } from './lazyComponent';
 
 // The signed-in areas, in navigation order. The header, the phone drawer, the dashboard cards and
@@ -25,6 +25,7 @@ const WorkflowsPage = lazyComponent(() => import('../features/workflows/Workflow
 const FilesPage = lazyComponent(() => import('../features/files/FilesPage').then((m) => m.FilesPage));
 const GalleryPage = lazyComponent(() => import('../features/gallery/GalleryPage').then((m) => m.GalleryPage));
 const ConversationsPage = lazyComponent(() => import('../features/conversations/ConversationsPage').then((m) => m.ConversationsPage));
+const BillingPage = lazyComponent(() => import('../features/usage/BillingPage').then((m) => m.BillingPage));
 const SettingsPage = lazyComponent(() => import('../features/users/SettingsPage').then((m) => m.SettingsPage));
 
 export const areas: Area[] = [
@@ -33,5 +34,6 @@ export const areas: Area[] = [
   { id: 'files', path: '/files', labelId: 'nav.files', descriptionId: 'nav.files.description', icon: LuFolder, Page: FilesPage },
   { id: 'conversations', path: '/conversations', labelId: 'nav.conversations', descriptionId: 'nav.conversations.description', icon: LuMessagesSquare, Page: ConversationsPage },
   { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', icon: LuLayoutGrid, Page: GalleryPage, public: true },
+  { id: 'billing', path: '/billing', labelId: 'nav.billing', descriptionId: 'nav.billing.description', icon: LuWallet, Page: BillingPage },
   { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', icon: LuSettings, Page: SettingsPage },
 ];
