@@ -30,7 +30,7 @@ function serve(answer: (query: URLSearchParams) => CostEstimate) {
   server.use(
     http.get(api('/workflows/w-1'), () => HttpResponse.json(workflowWith([load, ask]))),
     http.get(api('/workflow-step-infos'), () =>
-      HttpResponse.json({ items: [info('import_csv', 'Import CSV', 'source', 0, 0), info('ai_chat', 'Ask AI', 'ai', 1, 1)], total: 2, page: 1, page_size: 200, ranking: 'text' }),
+      HttpResponse.json({ items: [info('import_csv', 'Import CSV', 'source', 0, 0), info('ai_chat', 'Ask AI', 'enrich', 1, 1)], total: 2, page: 1, page_size: 200, ranking: 'text' }),
     ),
     http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
     http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),

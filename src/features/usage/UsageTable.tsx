@@ -86,7 +86,7 @@ export function UsageTable() {
                     )}
                   </Table.Cell>
                   <Table.Cell textAlign="end" whiteSpace="nowrap">
-                    {t(`billing.unit.${record.unit}`, { count: record.quantity, quantity: intl.formatNumber(record.quantity) })}
+                    {t(`billing.unit.${record.unit}`, { count: record.quantity })}
                   </Table.Cell>
                   <Table.Cell textAlign="end">{formatFineCredits(intl, record.unit_price)}</Table.Cell>
                   <Table.Cell textAlign="end" fontWeight="medium">
