@@ -27,10 +27,18 @@ const estimate = (overrides: Partial<CostEstimate> = {}): CostEstimate => ({
 function serve(answer: (query: URLSearchParams) => CostEstimate) {
   localStorage.setItem('accessToken', 'good');
   const asked: string[] = [];
+  const billing = answer(new URLSearchParams()).billing_enabled;
   server.use(
+    http.get(api('/balance/'), () => HttpResponse.json({ balance: 40, billing_enabled: billing, paused_runs: 0 })),
     http.get(api('/workflows/w-1'), () => HttpResponse.json(workflowWith([load, ask]))),
     http.get(api('/workflow-step-infos'), () =>
-      HttpResponse.json({ items: [info('import_csv', 'Import CSV', 'source', 0, 0), info('ai_chat', 'Ask AI', 'enrich', 1, 1)], total: 2, page: 1, page_size: 200, ranking: 'text' }),
+      HttpResponse.json({
+        items: [info('import_csv', 'Import CSV', 'source', 0, 0), { ...info('ai_chat', 'Ask AI', 'enrich', 1, 1), cost: { per: 'record', credits: 0.05, note: '' } }],
+        total: 2,
+        page: 1,
+        page_size: 200,
+        ranking: 'text',
+      }),
     ),
     http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
     http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
@@ -66,6 +74,14 @@ describe('cost estimate in the run controls', () => {
     expect(asked).toContain('s-1 up_to');
   });
 
+  it('the catalogue shows each paying step’s price', async () => {
+    serve(() => estimate());
+    renderApp({ route: '/workflows/w-1' });
+    const askAi = await screen.findByRole('button', { name: 'Add step Ask AI' });
+    expect(await within(askAi).findByTestId('catalogue-cost')).toHaveTextContent('0.05 credits per record');
+    expect(within(screen.getByRole('button', { name: 'Add step Import CSV' })).queryByTestId('catalogue-cost')).not.toBeInTheDocument();
+  });
+
   it('warns when the balance is too low, with a way to top up', async () => {
     serve(() => estimate({ balance: 3, enough: false }));
     const { user } = renderApp({ route: '/workflows/w-1' });
@@ -84,5 +100,6 @@ describe('cost estimate in the run controls', () => {
     expect(await screen.findByRole('button', { name: 'Run workflow' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Run workflow' })).toBeEnabled());
     expect(screen.queryByTestId('cost-estimate')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('catalogue-cost')).not.toBeInTheDocument();
   });
 });
