@@ -4,7 +4,7 @@ import { api } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import { browserNavigation } from '../payments/checkoutUrl';
-import { balanceOf, billingHandlers, usageRecord } from './billingFixtures';
+import { balanceOf, billingHandlers, usageRecord, usageSummary } from './billingFixtures';
 
 describe('billing page', () => {
   beforeEach(() => localStorage.setItem('accessToken', 'good'));
@@ -14,7 +14,9 @@ describe('billing page', () => {
     renderApp({ route: '/billing' });
     expect(await screen.findByRole('heading', { name: 'Billing', level: 1 })).toBeInTheDocument();
     expect(await screen.findByTestId('balance')).toHaveTextContent('1,234.5 credits');
-    expect(screen.getByRole('figure', { name: 'Usage chart' })).toBeInTheDocument();
+    // The chart (its own chunk) draws the workflow's series, named in its legend.
+    const chart = screen.getByRole('figure', { name: 'Usage chart' });
+    expect(await within(chart).findByText('Lead enrichment')).toBeInTheDocument();
     expect(await screen.findByTestId('usage-total')).toHaveTextContent('2.5 credits spent from Oct 26, 2026 to Nov 24, 2026');
 
     const records = await screen.findByRole('table', { name: 'Usage records' });
@@ -46,6 +48,28 @@ describe('billing page', () => {
     await user.selectOptions(workflow, 'wf-1');
     await user.type(screen.getByLabelText('From'), '2026-11-01');
     await waitFor(() => expect(asked.at(-1)).toEqual({ page: '1', page_size: '20', workflow_id: 'wf-1', start_date: '2026-11-01' }));
+  });
+
+  it('switches the chart between time periods, stacking, and a by-workflow view', async () => {
+    const asked: string[] = [];
+    server.use(
+      http.get(api('/balance/usage-summary'), ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        asked.push(`${query.get('period')} ${query.get('group_by')}`);
+        return HttpResponse.json({ ...usageSummary, period: query.get('period'), group_by: query.get('group_by') });
+      }),
+      ...billingHandlers(),
+    );
+    const { user } = renderApp({ route: '/billing' });
+    await screen.findByTestId('usage-total');
+    await user.selectOptions(screen.getByLabelText('Period'), 'week');
+    await user.selectOptions(screen.getByLabelText('Stack by'), 'step_type');
+    await user.click(screen.getByRole('button', { name: 'By workflow' }));
+    expect(screen.getByRole('button', { name: 'By workflow' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: 'Pie' }));
+    expect(screen.getByRole('button', { name: 'Pie' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() => expect(asked).toEqual(['day workflow', 'week workflow', 'week step_type']));
+    expect(screen.getByRole('figure', { name: 'Usage chart' })).toBeInTheDocument();
   });
 
   it('says when billing is off (self-hosted) and offers no top-up', async () => {
