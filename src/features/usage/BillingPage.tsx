@@ -1,5 +1,6 @@
 import { Alert, Badge, Card, CloseButton, Flex, Heading, Separator, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { LuCoins } from 'react-icons/lu';
+import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { usePageTitle } from '../../app/usePageTitle';
@@ -10,8 +11,10 @@ import { useGetBalanceQuery } from './usageApi';
 import { UsageSection } from './UsageSection';
 import { UsageTable } from './UsageTable';
 
-/** After a paid checkout Stripe's webhook may land a moment after the user is back: look again. */
+/** After a paid checkout Stripe's webhook may land a moment after the user is back: look again,
+ *  for a while (a webhook later than that is Stripe retrying; the page's next visit shows it). */
 const BALANCE_POLL_AFTER_PAYMENT_MS = 5000;
+const BALANCE_POLL_FOR_MS = 60_000;
 
 type PaymentOutcome = 'success' | 'cancelled';
 
@@ -39,9 +42,16 @@ export function BillingPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const rawOutcome = searchParams.get('payment');
   const outcome: PaymentOutcome | null = rawOutcome === 'success' || rawOutcome === 'cancelled' ? rawOutcome : null;
+  const [polling, setPolling] = useState(outcome === 'success');
+  useEffect(() => {
+    if (outcome !== 'success') return;
+    setPolling(true);
+    const stop = setTimeout(() => setPolling(false), BALANCE_POLL_FOR_MS);
+    return () => clearTimeout(stop);
+  }, [outcome]);
   const { data: balance, isLoading } = useGetBalanceQuery(undefined, {
     refetchOnMountOrArgChange: true,
-    pollingInterval: outcome === 'success' ? BALANCE_POLL_AFTER_PAYMENT_MS : 0,
+    pollingInterval: polling && outcome === 'success' ? BALANCE_POLL_AFTER_PAYMENT_MS : 0,
   });
   const billingOn = balance?.billing_enabled ?? true;
 
@@ -68,7 +78,7 @@ export function BillingPage() {
         <Card.Body gap="2">
           <Flex align="center" gap="2" color="fg.muted">
             <LuCoins aria-hidden />
-            <Text fontWeight="medium" id="balance-label">
+            <Text fontWeight="medium">
               {t('billing.balance')}
             </Text>
             {balance && !billingOn && <Badge>{t('billing.disabled.badge')}</Badge>}
@@ -76,7 +86,7 @@ export function BillingPage() {
           {isLoading ? (
             <Skeleton height="10" width="40" />
           ) : balance ? (
-            <Text textStyle="4xl" fontWeight="bold" aria-labelledby="balance-label" data-testid="balance">
+            <Text textStyle="4xl" fontWeight="bold" data-testid="balance">
               {t('billing.creditsAmount', { credits: formatCredits(intl, balance.balance) })}
             </Text>
           ) : null}

@@ -1,6 +1,6 @@
 import { useIntl } from 'react-intl';
 import { Bar, BarChart, CartesianGrid, Legend, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCredits, formatDay } from './format';
+import { formatCredits, formatDay, formatMonth } from './format';
 import type { UsageSummary } from './usageApi';
 
 // The charts themselves, its own download (recharts is large): the billing page loads it only
@@ -23,7 +23,8 @@ export function UsageChart({ summary, kind }: { summary: UsageSummary; kind: Cha
 
   if (kind === 'time') {
     // One bar per bucket, stacked by group (workflow or step type).
-    const data = summary.buckets.map((bucket) => ({ label: formatDay(intl, bucket.start), ...bucket.groups }));
+    const label = (start: string) => (summary.period === 'month' ? formatMonth(intl, start) : formatDay(intl, start));
+    const data = summary.buckets.map((bucket) => ({ label: label(bucket.start), ...bucket.groups }));
     return (
       <BarChart responsive style={style} data={data}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--chakra-colors-border-muted)" />

@@ -31,3 +31,9 @@ export function formatDay(intl: IntlShape, day: string, withYear = false): strin
   const [y, m, d] = day.split('-').map(Number);
   return intl.formatDate(new Date(y, m - 1, d), { month: 'short', day: 'numeric', ...(withYear ? { year: 'numeric' } : {}) });
 }
+
+/** A month bucket's YYYY-MM-DD (its first day) as "Nov 2026". */
+export function formatMonth(intl: IntlShape, day: string): string {
+  const [y, m] = day.split('-').map(Number);
+  return intl.formatDate(new Date(y, m - 1, 1), { month: 'short', year: 'numeric' });
+}
