@@ -82,6 +82,7 @@ describe('home page', () => {
       ['文件', '/cn/files'],
       ['对话', '/cn/conversations'],
       ['作品库', '/cn/gallery'],
+      ['账单', '/cn/billing'],
       ['设置', '/cn/settings'],
     ]);
     expect(links[0]).toHaveAttribute('aria-current', 'page');

@@ -27,6 +27,7 @@ const ContactQueryPage = lazyComponent(() => import('../features/contact/Contact
 const SupportQueryPage = lazyComponent(() => import('../features/contact/SupportQueryPage').then((m) => m.SupportQueryPage));
 const InvitationCodesPage = lazyComponent(() => import('../features/beta/InvitationCodesPage').then((m) => m.InvitationCodesPage));
 const AdminVideosPage = lazyComponent(() => import('../features/videos/AdminVideosPage').then((m) => m.AdminVideosPage));
+const TestCheckoutPage = lazyComponent(() => import('../features/payments/TestCheckoutPage').then((m) => m.TestCheckoutPage));
 const FolderPage = areas.find((area) => area.id === 'files')!.Page!;
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -86,6 +87,7 @@ function LocalizedRoutes() {
       <Route path="datasets/:datasetId" element={<SignedIn Page={DatasetPage} />} />
       <Route path="conversations/:conversationId" element={<SignedIn Page={ConversationPage} />} />
       <Route path="files/:folderId" element={<SignedIn Page={FolderPage} />} />
+      <Route path="billing/test-checkout/:paymentId" element={<SignedIn Page={TestCheckoutPage} />} />
       <Route path="gallery/:workflowId" element={<Public Page={GalleryPreviewPage} />} />
       <Route path="contact/:queryId" element={<SignedIn Page={ContactQueryPage} />} />
       <Route path="support/:queryId" element={<SignedIn Page={SupportQueryPage} roles={STAFF_ROLES} />} />

@@ -1,5 +1,5 @@
 import type { IconType } from 'react-icons';
-import { LuFlaskConical, LuFolder, LuHeadset, LuLayoutDashboard, LuLayoutGrid, LuLifeBuoy, LuMessagesSquare, LuSettings, LuShieldCheck, LuTvMinimalPlay, LuWorkflow } from 'react-icons/lu';
+import { LuFlaskConical, LuFolder, LuHeadset, LuLayoutDashboard, LuLayoutGrid, LuLifeBuoy, LuMessagesSquare, LuSettings, LuShieldCheck, LuTvMinimalPlay, LuWallet, LuWorkflow } from 'react-icons/lu';
 import { lazyComponent, type LazyComponent } from './lazyComponent';
 import { ADMIN_ROLES, hasRole, STAFF_ROLES, type Role } from './roles';
 
@@ -32,6 +32,7 @@ const WorkflowsPage = lazyComponent(() => import('../features/workflows/Workflow
 const FilesPage = lazyComponent(() => import('../features/files/FilesPage').then((m) => m.FilesPage));
 const GalleryPage = lazyComponent(() => import('../features/gallery/GalleryPage').then((m) => m.GalleryPage));
 const ConversationsPage = lazyComponent(() => import('../features/conversations/ConversationsPage').then((m) => m.ConversationsPage));
+const BillingPage = lazyComponent(() => import('../features/usage/BillingPage').then((m) => m.BillingPage));
 const SettingsPage = lazyComponent(() => import('../features/users/SettingsPage').then((m) => m.SettingsPage));
 const ContactPage = lazyComponent(() => import('../features/contact/ContactPage').then((m) => m.ContactPage));
 const VideosPage = lazyComponent(() => import('../features/videos/VideosPage').then((m) => m.VideosPage));
@@ -45,6 +46,7 @@ export const areas: Area[] = [
   { id: 'files', path: '/files', labelId: 'nav.files', descriptionId: 'nav.files.description', icon: LuFolder, Page: FilesPage },
   { id: 'conversations', path: '/conversations', labelId: 'nav.conversations', descriptionId: 'nav.conversations.description', icon: LuMessagesSquare, Page: ConversationsPage },
   { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', icon: LuLayoutGrid, Page: GalleryPage, public: true },
+  { id: 'billing', path: '/billing', labelId: 'nav.billing', descriptionId: 'nav.billing.description', icon: LuWallet, Page: BillingPage },
   { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', icon: LuSettings, Page: SettingsPage },
   { id: 'contact', path: '/contact', labelId: 'nav.contact', descriptionId: 'nav.contact.description', icon: LuLifeBuoy, Page: ContactPage, secondary: true },
   { id: 'videos', path: '/videos', labelId: 'nav.videos', descriptionId: 'nav.videos.description', icon: LuTvMinimalPlay, Page: VideosPage, public: true, secondary: true },

@@ -5,6 +5,7 @@ import { createNoticesMiddleware } from '../features/notices/noticesMiddleware';
 import { noticesReducer } from '../features/notices/noticesSlice';
 import { requestTimingReducer } from '../features/requestTiming/requestTimingSlice';
 import { createStepDraftsMiddleware, stepDraftsReducer } from '../features/steps/stepDrafts';
+import { createTopUpMiddleware } from '../features/usage/topUpListener';
 import { baseApi } from '../services/baseApi';
 
 // The single store (docs/architecture). A factory, so every test builds a fresh one.
@@ -24,7 +25,7 @@ export function makeStore(preloadedState?: Partial<RootState>) {
     reducer: rootReducer,
     preloadedState,
     // The listener goes first so it sees API results even if a later middleware stops them.
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().prepend(createNoticesMiddleware()).concat(baseApi.middleware, createStepDraftsMiddleware()),
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().prepend(createNoticesMiddleware()).concat(baseApi.middleware, createStepDraftsMiddleware(), createTopUpMiddleware()),
     devTools: !isProduction,
   });
 }

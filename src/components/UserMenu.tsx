@@ -1,22 +1,25 @@
 import { Avatar, Box, Button, Menu, Portal, Text } from '@chakra-ui/react';
-import { LuChevronDown, LuLogOut, LuSettings } from 'react-icons/lu';
+import { LuChevronDown, LuLogOut, LuSettings, LuWallet } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { areasFor } from '../app/areas';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { selectUser } from '../features/auth/authSlice';
 import { logout } from '../features/auth/authThunks';
+import { formatCredits } from '../features/usage/format';
+import { useGetBalanceQuery } from '../features/usage/usageApi';
 import { useLocalePath } from '../i18n/useLocale';
 import { initials } from './initials';
 
-/** The signed-in user's menu: who they are, the help and staff areas their role may open (the
- *  header bar keeps to the work areas), their settings, and "Sign out". */
+/** The signed-in user's menu: who they are, their credits (on a billing server), the help and staff
+ *  areas their role may open (the header bar keeps to the work areas), their settings, and "Sign out". */
 export function UserMenu() {
   const user = useAppSelector(selectUser);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const localePath = useLocalePath();
   const intl = useIntl();
+  const { data: balance } = useGetBalanceQuery(undefined, { skip: !user });
   if (!user) return null;
   const secondaryAreas = areasFor(user).filter((area) => area.secondary);
 
@@ -30,6 +33,7 @@ export function UserMenu() {
       positioning={{ placement: 'bottom-end' }}
       // Selection is handled at the root: per-item onSelect listeners attach late with a portal.
       onSelect={({ value }) => {
+        if (value === 'billing') navigate(localePath('/billing'));
         if (value === 'settings') navigate(localePath('/settings'));
         if (value === 'sign-out') signOut();
         const area = secondaryAreas.find((a) => a.id === value);
@@ -59,6 +63,15 @@ export function UserMenu() {
               </Text>
             </Box>
             <Menu.Separator />
+            <Menu.Item value="billing">
+              <LuWallet aria-hidden />
+              <FormattedMessage id="nav.billing" />
+              {balance?.billing_enabled && (
+                <Text as="span" ms="auto" textStyle="sm" color="fg.muted" data-testid="menu-balance">
+                  <FormattedMessage id="billing.menuBalance" values={{ credits: formatCredits(intl, balance.balance) }} />
+                </Text>
+              )}
+            </Menu.Item>
             {secondaryAreas.map((area) => (
               <Menu.Item key={area.id} value={area.id}>
                 <area.icon aria-hidden />

@@ -1,7 +1,8 @@
-import { Alert, Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { LuChevronsDown, LuChevronsUp, LuEye, LuPlay, LuStepForward } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
+import { CostEstimate } from '../usage/CostEstimate';
 import { recordsText, RunStateBadge } from './RunStateBadge';
 import { PREVIEW_SAMPLE_SIZE, useExecuteStepMutation, type RunMode, type StepRun, type WorkflowRun } from './runsApi';
 
@@ -36,20 +37,28 @@ export function RunWorkflowButton({ steps, ...starter }: RunStarter & { steps: S
   const target = lastStepOf(steps);
   const reason = !target ? t('run.noSteps') : starter.busy ? t('run.busy') : t('run.workflowHint');
   return (
-    <Button
-      size="sm"
-      colorPalette="brand"
-      loading={starting}
-      disabled={!target || starter.busy}
-      title={reason}
-      aria-label={t('run.workflow')}
-      onClick={() => target && void start(target.id, 'all')}
-    >
-      <LuPlay aria-hidden />
-      <Box as="span" display={{ base: 'none', sm: 'inline' }}>
-        {t('run.workflow')}
-      </Box>
-    </Button>
+    <HStack gap="2">
+      {/* What the run would cost against the balance (billing servers only), before the click. */}
+      {target && !starter.busy && (
+        <Box display={{ base: 'none', lg: 'block' }}>
+          <CostEstimate workflowId={starter.workflowId} stepId={target.id} mode="all" compact />
+        </Box>
+      )}
+      <Button
+        size="sm"
+        colorPalette="brand"
+        loading={starting}
+        disabled={!target || starter.busy}
+        title={reason}
+        aria-label={t('run.workflow')}
+        onClick={() => target && void start(target.id, 'all')}
+      >
+        <LuPlay aria-hidden />
+        <Box as="span" display={{ base: 'none', sm: 'inline' }}>
+          {t('run.workflow')}
+        </Box>
+      </Button>
+    </HStack>
   );
 }
 
@@ -108,6 +117,7 @@ export function StepRunSection({ step, stepRun, ...starter }: RunStarter & { ste
           </Button>
         ))}
       </Flex>
+      {!starter.busy && <CostEstimate workflowId={starter.workflowId} stepId={step.id} mode="up_to" />}
       {starter.busy && (
         <Text textStyle="xs" color="fg.muted" data-testid="run-busy">
           {t('run.busy')}

@@ -295,6 +295,14 @@ describe('the run panel', () => {
     expect(within(panel).getAllByTestId('run-history-item')[1]).toHaveAttribute('aria-current', 'true');
   });
 
+  it('opens the run a link names (?run=, the billing page’s usage rows)', async () => {
+    const newer = runOf([stepRunOf('s-1', 'Load leads', { state: 'failed', error: { message: 'File “leads.csv” is gone.', key: 'x' } })], { id: 'r-2', state: 'failed', created_at: '2026-11-20T11:00:00.000Z' });
+    const older = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 4, records_total: 4, percent: 100 })], { id: 'r-1', state: 'succeeded' });
+    serve([newer, older]);
+    renderApp({ route: '/workflows/w-1?run=r-1' });
+    await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'succeeded'));
+  });
+
   it('pages through a long history', async () => {
     const runs = Array.from({ length: 21 }, (_, i) =>
       runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded' })], { id: `r-${21 - i}`, state: 'succeeded', mode: i === 20 ? 'only' : 'all' }),

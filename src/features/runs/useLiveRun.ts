@@ -96,8 +96,9 @@ export function useLiveRun(runId: string | null): { run: WorkflowRun | undefined
  * The run the editor shows (the one picked in the history, else the newest), its step runs by step,
  * and whether a run of this workflow is still open (then no other can be started).
  */
-export function useEditorRun(workflowId: string) {
-  const [picked, setPicked] = useState<string | null>(null);
+export function useEditorRun(workflowId: string, initialRunId: string | null = null) {
+  // A link may name the run to show (the billing page's usage rows: `?run=<id>`).
+  const [picked, setPicked] = useState<string | null>(initialRunId);
   const { data: history } = useListRunsQuery({ workflowId, page: 1 });
   const runId = picked ?? history?.items[0]?.id ?? null;
   const { run } = useLiveRun(runId);

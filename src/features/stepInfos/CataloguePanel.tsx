@@ -4,13 +4,26 @@ import { LuPlus, LuSearch } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import { useDebouncedValue } from '../../components/useDebouncedValue';
+import { formatFineCredits } from '../usage/format';
+import { useGetBalanceQuery } from '../usage/usageApi';
 import { lookOf } from '../workflows/editor/categories';
 import { STEP_DRAG_TYPE } from '../workflows/editor/StepCanvas';
 import { useListStepInfosQuery } from './stepInfosApi';
 
 const CATEGORY_ORDER = ['source', 'transform', 'combine', 'enrich', 'output'];
 
-const CatalogueItem = memo(function CatalogueItem({ info, onAdd }: { info: StepInfoOut; onAdd: (id: string) => void }) {
+/** The step's price (from the server's config) where the server bills and the step costs anything. */
+function CostHint({ cost }: { cost: StepInfoOut['cost'] }) {
+  const intl = useIntl();
+  if (cost.credits <= 0) return null;
+  return (
+    <Text textStyle="xs" color="fg.subtle" data-testid="catalogue-cost">
+      {intl.formatMessage({ id: cost.per === 'record' ? 'billing.cost.perRecord' : 'billing.cost.perRun' }, { credits: formatFineCredits(intl, cost.credits) })}
+    </Text>
+  );
+}
+
+const CatalogueItem = memo(function CatalogueItem({ info, onAdd, showCost }: { info: StepInfoOut; onAdd: (id: string) => void; showCost: boolean }) {
   const intl = useIntl();
   const look = lookOf(info.category);
   const onDragStart = (event: DragEvent) => {
@@ -48,6 +61,7 @@ const CatalogueItem = memo(function CatalogueItem({ info, onAdd }: { info: StepI
           <Text textStyle="xs" color="fg.muted" lineClamp={2}>
             {info.description}
           </Text>
+          {showCost && <CostHint cost={info.cost} />}
         </Box>
         <Icon as={LuPlus} color="fg.subtle" boxSize="4" mt="1" opacity={0} _groupHover={{ opacity: 1 }} aria-hidden />
       </Flex>
@@ -64,6 +78,8 @@ export function CataloguePanel({ onAdd }: { onAdd: (stepInfoId: string) => void 
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search.trim(), 300);
   const { data, isFetching } = useListStepInfosQuery({ q: q || undefined });
+  // Prices mean nothing on a server that does not bill (self-hosted).
+  const showCost = useGetBalanceQuery().data?.billing_enabled ?? false;
   const groups = useMemo(() => {
     if (!data || q) return null;
     return CATEGORY_ORDER.map((category) => ({ category, items: data.items.filter((i) => i.category === category) })).filter((g) => g.items.length);
@@ -93,14 +109,14 @@ export function CataloguePanel({ onAdd }: { onAdd: (stepInfoId: string) => void 
               </Badge>
               <Stack as="ul" gap="0.5">
                 {group.items.map((info) => (
-                  <CatalogueItem key={info.id} info={info} onAdd={onAdd} />
+                  <CatalogueItem key={info.id} info={info} onAdd={onAdd} showCost={showCost} />
                 ))}
               </Stack>
             </Box>
           ))
         ) : (
           <Stack as="ul" gap="0.5" aria-label={intl.formatMessage({ id: 'catalogue.results' })}>
-            {data?.items.map((info) => <CatalogueItem key={info.id} info={info} onAdd={onAdd} />)}
+            {data?.items.map((info) => <CatalogueItem key={info.id} info={info} onAdd={onAdd} showCost={showCost} />)}
             {data && data.items.length === 0 && (
               <Text textStyle="sm" color="fg.muted" py="4" textAlign="center">
                 {intl.formatMessage({ id: 'catalogue.noMatches' })}

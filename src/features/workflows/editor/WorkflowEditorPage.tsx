@@ -4,7 +4,7 @@ import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LuMousePointerClick, LuTrash2 } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
-import { useParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LocaleLink } from '../../../i18n/LocaleLink';
 import { useCloneStepMutation } from '../../clone/cloneApi';
@@ -52,7 +52,8 @@ export function WorkflowEditorPage() {
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
   const pendingMoves = useRef(new Map<string, XYPosition>());
   const moveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const editorRun = useEditorRun(workflowId);
+  const [searchParams] = useSearchParams();
+  const editorRun = useEditorRun(workflowId, searchParams.get('run'));
   const { pick: pickRun } = editorRun;
   const onRunStarted = useCallback((run: { id: string }) => pickRun(run.id), [pickRun]);
 

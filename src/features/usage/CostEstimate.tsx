@@ -1,0 +1,42 @@
+import { HStack, Link, Text, VisuallyHidden } from '@chakra-ui/react';
+import { LuCoins, LuTriangleAlert } from 'react-icons/lu';
+import { useIntl } from 'react-intl';
+import { LocaleLink } from '../../i18n/LocaleLink';
+import { formatCredits } from './format';
+import { useGetCostEstimateQuery, type CostEstimateArgs } from './usageApi';
+
+/**
+ * What a run would cost and what the user has, shown beside the run controls before starting. A run
+ * is refused below its estimate (402 with a "Top up" modal); this says so before the click. Nothing
+ * shows when the server does not bill (self-hosted) or the estimate cannot be had.
+ */
+export function CostEstimate({ compact = false, ...args }: CostEstimateArgs & { compact?: boolean }) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const { data } = useGetCostEstimateQuery(args);
+  if (!data || !data.billing_enabled) return null;
+
+  const values = { credits: formatCredits(intl, data.credits), balance: formatCredits(intl, data.balance) };
+  const breakdown = data.lines.map((line) => `${line.step_name}: ${formatCredits(intl, line.credits)}`).join('\n');
+  return (
+    <HStack
+      gap="1.5"
+      textStyle="xs"
+      color={data.enough ? 'fg.muted' : 'orange.fg'}
+      title={breakdown || undefined}
+      data-testid="cost-estimate"
+      flexShrink="0"
+    >
+      {data.enough ? <LuCoins aria-hidden /> : <LuTriangleAlert aria-hidden />}
+      <Text as="span">{t(compact ? 'billing.estimate.short' : 'billing.estimate.text', values)}</Text>
+      {!data.enough && (
+        <>
+          <VisuallyHidden>{t('billing.estimate.notEnough')}</VisuallyHidden>
+          <Link asChild colorPalette="brand" color="colorPalette.fg" fontWeight="semibold">
+            <LocaleLink to="/billing">{t('payments.topUp.title')}</LocaleLink>
+          </Link>
+        </>
+      )}
+    </HStack>
+  );
+}
