@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
-import type { PageOf } from '../../http/common.schemas';
 import { translate } from '../../i18n/messages';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { conflict, invalid, notFound } from '../../lib/errors';
@@ -125,7 +124,8 @@ export class BetaService {
   async createCodes(admin: BetaViewer, input: CodesCreateIn): Promise<InvitationCodeOut[]> {
     requireRole(admin, ADMIN);
     const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('server.beta.expiryInPast', ['body', 'expires_at']);
+    // A date the format lets through but the calendar does not (month 13) is no expiry either.
+    if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= Date.now())) throw invalid('server.beta.expiryInPast', ['body', 'expires_at']);
     const ids = await this.insertFreshCodes(input.count, {
       max_uses: input.max_uses,
       expires_at: expiresAt?.toISOString() ?? null,
@@ -135,7 +135,7 @@ export class BetaService {
     return Promise.all(ids.map((id) => this.code(id)));
   }
 
-  async listCodes(admin: BetaViewer, query: CodesQuery): Promise<PageOf<InvitationCodeOut>> {
+  async listCodes(admin: BetaViewer, query: CodesQuery) {
     requireRole(admin, ADMIN);
     const now = new Date().toISOString();
     const { rows, total } = await this.beta.listCodes({ state: query.state, now, limit: query.page_size, offset: (query.page - 1) * query.page_size });
@@ -149,7 +149,7 @@ export class BetaService {
     return this.code(id);
   }
 
-  async listRequests(admin: BetaViewer, query: RequestsQuery): Promise<PageOf<BetaRequestAdminOut>> {
+  async listRequests(admin: BetaViewer, query: RequestsQuery) {
     requireRole(admin, ADMIN);
     const { rows, total } = await this.beta.listRequests({ status: query.status, limit: query.page_size, offset: (query.page - 1) * query.page_size });
     return { items: rows.map(toRequestOut), total, page: query.page, page_size: query.page_size };

@@ -5,14 +5,12 @@ import { translate, type Language } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
 import type { Mailer } from '../../mail/mailer';
-import type { PageOf } from '../../http/common.schemas';
 import { escapeHtml, languageOfLocale, localePath } from '../../mail/email-text';
 import { isStaff, requireRole, STAFF } from '../users/roles';
 import type { Role } from '../users/users.schemas';
 import { ContactRepository, type ContactQueryListRow, type ContactReplyRow } from './contact.repository';
 import type {
   AdminQueriesQuery,
-  ContactQueryAdminSummary,
   ContactQueryOut,
   ContactQuerySummary,
   ContactStatusIn,
@@ -74,12 +72,12 @@ export class ContactService {
     return this.get(viewer, id);
   }
 
-  async mine(viewer: ContactViewer, query: MyQueriesQuery): Promise<PageOf<ContactQuerySummary>> {
+  async mine(viewer: ContactViewer, query: MyQueriesQuery) {
     const { rows, total } = await this.queries.list({ userId: viewer.id, status: query.status, ...window(query) });
     return { items: rows.map(toSummary), total, page: query.page, page_size: query.page_size };
   }
 
-  async all(viewer: ContactViewer, query: AdminQueriesQuery): Promise<PageOf<ContactQueryAdminSummary>> {
+  async all(viewer: ContactViewer, query: AdminQueriesQuery) {
     requireRole(viewer, STAFF);
     const { rows, total } = await this.queries.list({ status: query.status, category: query.category, search: query.search, ...window(query) });
     return { items: rows.map((row) => ({ ...toSummary(row), user: userOf(row) })), total, page: query.page, page_size: query.page_size };

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
-import type { PageOf } from '../../http/common.schemas';
 import { notFound, ValidationFailed, type Problem } from '../../lib/errors';
 import { ADMIN, requireRole } from '../users/roles';
 import type { Role } from '../users/users.schemas';
@@ -48,12 +47,12 @@ export class VideosService {
     this.videos = new VideosRepository(db);
   }
 
-  async published(query: VideosQuery & { locale: 'en' | 'cn' }): Promise<PageOf<VideoOut>> {
+  async published(query: VideosQuery & { locale: 'en' | 'cn' }) {
     const { rows, total } = await this.videos.list({ category: query.category, locale: query.locale, status: 'published', ...window(query) });
     return { items: rows.map(toVideoOut), total, page: query.page, page_size: query.page_size };
   }
 
-  async all(admin: Admin, query: VideosAdminQuery): Promise<PageOf<VideoAdminOut>> {
+  async all(admin: Admin, query: VideosAdminQuery) {
     requireRole(admin, ADMIN);
     const { rows, total } = await this.videos.list({ category: query.category, locale: query.locale, status: query.status, ...window(query) });
     return { items: rows.map(toAdminOut), total, page: query.page, page_size: query.page_size };
