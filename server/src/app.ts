@@ -10,6 +10,7 @@ import authentication, { API_PREFIX } from './plugins/authentication';
 import database from './plugins/database';
 import errors from './plugins/errors';
 import inputBounds from './plugins/input-bounds';
+import mail from './plugins/mail';
 import openapi from './plugins/openapi';
 import rateLimits from './plugins/rate-limits';
 import requestContext, { requestIdFrom } from './plugins/request-context';
@@ -35,6 +36,9 @@ import stepConnectionsRoutes from './modules/step-connections/step-connections.r
 import conversationsRoutes from './modules/conversations/conversations.routes';
 import agentsRoutes from './modules/agents/agents.routes';
 import paymentsRoutes from './modules/payments/payments.routes';
+import contactRoutes from './modules/contact/contact.routes';
+import betaRoutes from './modules/beta/beta.routes';
+import videosRoutes from './modules/videos/videos.routes';
 import { loadSecretBox, type SecretBox } from './lib/secret-box';
 
 declare module 'fastify' {
@@ -94,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errors);
   await app.register(inputBounds);
   await app.register(database, { pgSchema: options.pgSchema });
+  await app.register(mail);
   await app.register(storage);
   await app.register(datasets);
   await app.register(queue, { redisNamespace: options.redisNamespace });
@@ -121,6 +126,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(conversationsRoutes, { prefix: `${API_PREFIX}/conversations` });
   await app.register(agentsRoutes, { prefix: `${API_PREFIX}/agents` });
   await app.register(paymentsRoutes, { prefix: `${API_PREFIX}/payments` });
+  await app.register(contactRoutes, { prefix: `${API_PREFIX}/contact` });
+  await app.register(betaRoutes, { prefix: `${API_PREFIX}/beta-interest` });
+  await app.register(videosRoutes, { prefix: `${API_PREFIX}/videos` });
 
   if (options.config.inProcessWorker) {
     const stop = startHousekeeping(app.db, app.log, { storage: app.storage, datasetRetentionDays: options.config.datasets.retentionDays });

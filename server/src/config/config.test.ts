@@ -86,3 +86,14 @@ describe('payments configuration', () => {
     }
   });
 });
+
+describe('support and beta settings', () => {
+  it('keeps sign-up open and allows 5 contact queries an hour unless told otherwise', () => {
+    expect(loadConfig({}).beta).toEqual({ inviteOnly: false });
+    expect(loadConfig({}).contactRateLimitPerHour).toBe(5);
+    const set = loadConfig({ BETA_INVITE_ONLY: 'true', CONTACT_RATE_LIMIT_PER_HOUR: '20' });
+    expect(set.beta.inviteOnly).toBe(true);
+    expect(set.contactRateLimitPerHour).toBe(20);
+    expect(() => loadConfig({ CONTACT_RATE_LIMIT_PER_HOUR: 'lots' })).toThrow(/CONTACT_RATE_LIMIT_PER_HOUR/);
+  });
+});

@@ -60,6 +60,10 @@ export interface Config {
   queue: QueueConfig;
   /** The chat model behind agents and AI steps (any OpenAI-compatible endpoint); see server/src/ai. */
   llm: LlmConfig;
+  /** The beta programme: with `inviteOnly`, signing up needs an active invitation code. */
+  beta: { inviteOnly: boolean };
+  /** Contact queries one user may send per hour (support's inbox is read by people). */
+  contactRateLimitPerHour: number;
   /** Credit packs and the card payments that buy them (modules/payments). */
   payments: PaymentsConfig;
 }
@@ -260,6 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     queue: queueConfig(env),
     payments: paymentsConfig(env),
+    beta: { inviteOnly: bool(env.BETA_INVITE_ONLY, false) },
+    contactRateLimitPerHour: Math.max(1, int(env.CONTACT_RATE_LIMIT_PER_HOUR, 5, 'CONTACT_RATE_LIMIT_PER_HOUR')),
   };
   // A typo in the allow-list should stop the start, not surface as refused calls in some run later.
   new AddressPolicy(config.httpSteps);

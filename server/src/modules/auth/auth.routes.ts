@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../lib/http-error';
 import { MessageOut } from '../../http/common.schemas';
-import { createMailer } from '../../mail/mailer';
 import { currentUser } from '../../plugins/authentication';
 import {
   LoginIn,
@@ -13,19 +12,11 @@ import {
   TokenOut,
 } from './auth.schemas';
 import { AuthService, normalizeEmail } from './auth.service';
-import path from 'node:path';
 
 const tags = ['Auth'];
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const mailer = createMailer({
-    smtpUrl: app.config.smtpUrl,
-    from: app.config.mailFrom,
-    outboxDir: path.join(app.config.dataDir, 'outbox'),
-    log: app.log,
-  });
-  app.addHook('onClose', async () => mailer.close());
-  const auth = new AuthService(app.db, app.config, mailer, app.log);
+  const auth = new AuthService(app.db, app.config, app.mailer, app.log);
 
   const { max, perAddressMax, windowMs } = app.config.loginRateLimit;
   // Per client address and email: guessing one account's password is slow, and one noisy

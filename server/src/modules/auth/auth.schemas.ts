@@ -1,12 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Notices } from '../../http/common.schemas';
 import { UserOut } from '../users/users.schemas';
+import { InvitationCodeText } from '../beta/beta.schemas';
 
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 export const Password = Type.String({ minLength: 8, maxLength: 256 });
 
 export const SignupIn = Type.Object(
-  { email: Email, password: Password, name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) },
+  {
+    email: Email,
+    password: Password,
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+    /** Required when BETA_INVITE_ONLY is on (see modules/beta). */
+    invitation_code: Type.Optional(InvitationCodeText),
+  },
   { additionalProperties: false },
 );
 export type SignupIn = Static<typeof SignupIn>;

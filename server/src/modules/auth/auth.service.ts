@@ -2,10 +2,12 @@ import type { Log } from '../../lib/logger';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
+import { escapeHtml } from '../../mail/email-text';
 import { translate, type Language } from '../../i18n/messages';
 import { conflict, rejected, unauthenticated, ValidationFailed } from '../../lib/errors';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { UsersRepository } from '../users/users.repository';
+import { admitSignup } from '../beta/beta.service';
 import { toUserOut } from '../users/users.service';
 import type { UserOut } from '../users/users.schemas';
 import type { SignupIn, TokenOut } from './auth.schemas';
@@ -42,12 +44,17 @@ export class AuthService {
     if (await this.users.findByEmail(email)) throw conflict('server.auth.emailTaken');
     const passwordHash = await hashPassword(input.password);
     try {
-      const user = await this.users.insert({
-        email,
-        name: input.name.trim(),
-        password_hash: passwordHash,
-        role: this.config.adminEmails.has(email) ? 'admin' : 'user',
-        locale: language === 'zh-CN' ? 'cn' : 'en',
+      // One transaction: an invitation code's use is recorded with the account, or neither is.
+      const user = await this.db.transaction().execute(async (trx) => {
+        const user = await new UsersRepository(trx).insert({
+          email,
+          name: input.name.trim(),
+          password_hash: passwordHash,
+          role: this.config.adminEmails.has(email) ? 'admin' : 'user',
+          locale: language === 'zh-CN' ? 'cn' : 'en',
+        });
+        await admitSignup(trx, { inviteOnly: this.config.beta.inviteOnly, exempt: this.config.adminEmails.has(email), typedCode: input.invitation_code, userId: user.id });
+        return user;
       });
       return toUserOut(user);
     } catch (error) {
@@ -136,6 +143,3 @@ async function refuseWeakPassword(password: string, who: { email: string; name: 
   const problem = await weakPasswordProblem(password, who, language, loc);
   if (problem) throw new ValidationFailed([problem]);
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

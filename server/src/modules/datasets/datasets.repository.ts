@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { containsText } from '../../db/text-match';
 import type { DatasetsTable } from '../../db/schema';
 import type { DatasetColumn, DatasetMetadata } from '../../engine/datasets/metadata';
 import type { DatasetRecipe } from '../../engine/datasets/recipe';
@@ -36,9 +36,6 @@ const toMeta = (row: DatasetsTable, parentIds: string[]): DatasetMetadata => ({
   recipe: row.recipe ? (JSON.parse(row.recipe) as DatasetRecipe) : null,
 });
 
-/** The LIKE pattern of "contains text", case-insensitive, with the text's own %, _ and \\ taken literally. */
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export interface DatasetListQuery {
   q?: string;
   /** ISO time: datasets that expired before it are left out. */
@@ -59,7 +56,7 @@ export class DatasetsRepository {
       .selectFrom('datasets as d')
       .where('d.user_id', '=', userId)
       .where((eb) => eb.or([eb('d.expires_at', 'is', null), eb('d.expires_at', '>', query.now)]));
-    if (query.q) base = base.where(sql<boolean>`lower(${sql.ref('d.name')}) like ${containsPattern(query.q)} escape '\\'`);
+    if (query.q) base = base.where(containsText('d.name', query.q));
     const [count, rows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
       base

@@ -2,11 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../plugins/authentication';
 import { BetaStatusOut, SettingsOut, SettingsPatchIn, UserOut } from './users.schemas';
 import { toUserOut, UsersService } from './users.service';
+import { BetaService } from '../beta/beta.service';
 
 const tags = ['Users'];
 
 const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const users = new UsersService(app.db, app.secrets);
+  const beta = new BetaService(app.db, app.config, app.mailer, app.log);
 
   // The token check already loaded the user row: answering from it saves a query on the
   // call every page load makes.
@@ -30,8 +32,8 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/me/beta-status', { schema: { tags, summary: 'Whether this user has beta access', response: { 200: BetaStatusOut } } }, async (req) =>
-    users.betaStatus(currentUser(req).id),
+  app.get('/me/beta-status', { schema: { tags, summary: "Whether this user has beta access, and where they stand in the programme", response: { 200: BetaStatusOut } } }, async (req) =>
+    beta.status(currentUser(req)),
   );
 };
 

@@ -67,8 +67,11 @@ export const SettingsPatchIn = Type.Object(
 export type SettingsPatchIn = Static<typeof SettingsPatchIn>;
 
 export const BetaStatusOut = Type.Object({
-  /** Whether this user may use the product. Everyone until invite-only mode exists (issue 6/6). */
+  /** Sign-up is open, or the user came in with an invitation code, or is staff. */
   has_access: Type.Boolean(),
   invite_only: Type.Boolean(),
+  /** member: signed up (or joined) with a code; requested / invited: asked to join; none: neither. */
+  status: StringEnum(['member', 'requested', 'invited', 'none']),
+  requested_at: Type.Union([Type.String(), Type.Null()]),
 });
 export type BetaStatusOut = Static<typeof BetaStatusOut>;

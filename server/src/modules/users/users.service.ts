@@ -2,7 +2,7 @@ import type { Db } from '../../db/database';
 import { checkUrl } from '../../engine/outbound-http';
 import { invalid, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import type { AiModelIn, BetaStatusOut, SettingsOut, SettingsPatchIn, UserOut } from './users.schemas';
+import type { AiModelIn, SettingsOut, SettingsPatchIn, UserOut } from './users.schemas';
 import { UsersRepository, type UserRow, type UserSettingsUpdate } from './users.repository';
 
 /** The public view of a user: never the password hash. */
@@ -69,12 +69,6 @@ export class UsersService {
       ai_provider: model.provider ?? 'openai-compatible',
       ...(model.api_key !== undefined ? { ai_api_key_sealed: model.api_key === null ? null : this.secrets.seal(model.api_key) } : {}),
     };
-  }
-
-  /** Everyone has access until invite-only mode arrives with the beta programme (issue 6/6). */
-  async betaStatus(userId: string): Promise<BetaStatusOut> {
-    await this.load(userId);
-    return { has_access: true, invite_only: false };
   }
 
   private async load(userId: string): Promise<UserRow> {

@@ -72,10 +72,10 @@ describe('users', () => {
     expect(me).toMatchObject({ locale: 'en', theme: 'system' });
   });
 
-  it('GET /users/me/beta-status: everyone has access until invite-only mode exists', async () => {
+  it('GET /users/me/beta-status: with sign-up open everyone has access (invite-only mode: modules/beta)', async () => {
     const { auth } = await signedInUser(t.app);
     const res = await t.app.inject({ url: '/api/v1/users/me/beta-status', headers: auth });
-    expect(res.json()).toEqual({ has_access: true, invite_only: false });
+    expect(res.json()).toEqual({ has_access: true, invite_only: false, status: 'none', requested_at: null });
   });
 
   it('each user sees only their own account', async () => {

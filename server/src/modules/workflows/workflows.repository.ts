@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { precompile } from '../../db/precompiled';
+import { containsPattern } from '../../db/text-match';
 import type { WorkflowsTable } from '../../db/schema';
 import type { Change, StepState, VariableState, WorkflowSnapshot } from './workflow-state';
 
@@ -21,9 +22,6 @@ const summaryColumns = [
   'workflows.updated_at',
 ] as const;
 export type WorkflowSummaryRow = Pick<WorkflowRow, 'id' | 'name' | 'description' | 'tags' | 'visibility' | 'version' | 'clone_count' | 'cloned_from_id' | 'published_at' | 'created_at' | 'updated_at'>;
-
-/** The LIKE pattern of "contains text", case-insensitive, with the text's own %, _ and \\ taken literally. */
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** `lower(column) LIKE pattern` (a containsPattern), on both databases. */
 const matches = (column: string, pattern: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
