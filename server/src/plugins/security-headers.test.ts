@@ -39,7 +39,10 @@ describe('security headers', () => {
     expect(csp['object-src']).toEqual(["'none'"]);
     expect(csp['frame-ancestors']).toEqual(["'none'"]);
     expect(csp['connect-src']).toEqual(["'self'"]);
-    expect(csp['img-src']).toEqual(["'self'", 'data:', 'blob:']);
+    expect(csp['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+    // Tutorial videos: files over https, and only the YouTube (privacy-enhanced) and Vimeo players framed.
+    expect(csp['media-src']).toEqual(["'self'", 'https:']);
+    expect(csp['frame-src']).toEqual(["'self'", 'blob:', 'https://www.youtube-nocookie.com', 'https://player.vimeo.com']);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
   });

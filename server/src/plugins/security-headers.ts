@@ -13,16 +13,19 @@ const policy = (directives: Record<string, string[]>) =>
  * The web app (index.html and its assets). Scripts only from our origin: index.html has no inline
  * script (the colour-mode bootstrap is public/theme-init.js). Styles may be inline because
  * Chakra's engine (emotion) injects <style> tags at run time. Images and frames also take blob:
- * and data: for file previews (an object URL of a picture or a PDF).
+ * and data: for file previews (an object URL of a picture or a PDF). Tutorial videos an admin links
+ * may live elsewhere: their thumbnails and files load over https from any host (images and media
+ * cannot run code), and only YouTube's privacy-enhanced and Vimeo's players may be framed.
  */
 export const WEB_APP_CSP = policy({
   'default-src': ["'self'"],
   'script-src': ["'self'"],
   'style-src': ["'self'", "'unsafe-inline'"],
-  'img-src': ["'self'", 'data:', 'blob:'],
+  'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+  'media-src': ["'self'", 'https:'],
   'font-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],
-  'frame-src': ["'self'", 'blob:'],
+  'frame-src': ["'self'", 'blob:', 'https://www.youtube-nocookie.com', 'https://player.vimeo.com'],
   'object-src': ["'none'"],
   'base-uri': ["'self'"],
   'form-action': ["'self'"],
