@@ -34,6 +34,7 @@ import cloneRoutes from './modules/clone/clone.routes';
 import stepConnectionsRoutes from './modules/step-connections/step-connections.routes';
 import conversationsRoutes from './modules/conversations/conversations.routes';
 import agentsRoutes from './modules/agents/agents.routes';
+import usageRoutes from './modules/usage/usage.routes';
 import { loadSecretBox, type SecretBox } from './lib/secret-box';
 
 declare module 'fastify' {
@@ -119,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(runsRoutes, { prefix: API_PREFIX });
   await app.register(conversationsRoutes, { prefix: `${API_PREFIX}/conversations` });
   await app.register(agentsRoutes, { prefix: `${API_PREFIX}/agents` });
+  await app.register(usageRoutes, { prefix: API_PREFIX });
 
   if (options.config.inProcessWorker) {
     const stop = startHousekeeping(app.db, app.log, { storage: app.storage, datasetRetentionDays: options.config.datasets.retentionDays });

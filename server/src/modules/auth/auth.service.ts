@@ -5,6 +5,7 @@ import type { Mailer } from '../../mail/mailer';
 import { translate, type Language } from '../../i18n/messages';
 import { conflict, rejected, unauthenticated, ValidationFailed } from '../../lib/errors';
 import { isUniqueViolation } from '../../lib/db-errors';
+import { grantSignupCredits } from '../usage/signup-grant';
 import { UsersRepository } from '../users/users.repository';
 import { toUserOut } from '../users/users.service';
 import type { UserOut } from '../users/users.schemas';
@@ -49,6 +50,7 @@ export class AuthService {
         role: this.config.adminEmails.has(email) ? 'admin' : 'user',
         locale: language === 'zh-CN' ? 'cn' : 'en',
       });
+      await grantSignupCredits(this.db, this.config.billing, user.id, language);
       return toUserOut(user);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('server.auth.emailTaken');
