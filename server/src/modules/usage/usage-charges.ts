@@ -83,6 +83,30 @@ export class UsageCharges {
     await this.append([entry]);
   }
 
+  /**
+   * One agent turn's model tokens (a conversation message): one 'token' row keyed by the message,
+   * so a retried save cannot charge twice. Not a step, so no step or run ids; the workflow when the
+   * conversation is bound to one.
+   */
+  async chargeAgentCall(call: { userId: string; messageId: string; agent: string; workflowId: string | null; stepId: string | null; tokens: number }): Promise<void> {
+    if (!this.enabled || call.tokens <= 0) return;
+    await this.append([
+      {
+        userId: call.userId,
+        kind: 'usage',
+        creditsMicro: -this.prices.tokensMicro(call.tokens),
+        idempotencyKey: `usage:agent:${call.messageId}`,
+        description: `agent:${call.agent}`,
+        unit: 'token',
+        quantity: call.tokens,
+        unitPriceMicro: this.prices.tokensMicro(1),
+        workflowId: call.workflowId,
+        stepId: call.stepId,
+        stepType: null,
+      },
+    ]);
+  }
+
   /** True when billing is on and the user has no credits left: runs pause at their next batch boundary. */
   async exhausted(userId: string): Promise<boolean> {
     return this.enabled && (await this.ledger.balanceMicro(userId)) <= 0;
