@@ -345,6 +345,8 @@ export class RunEngine {
         return;
       }
       case 'resume': {
+        const run = await this.repo.findRun(runId);
+        if (run?.state === 'paused' && run.pause_reason === 'credits') await this.requireCredits(userId);
         if (!(await this.repo.setStepRunState(stepRunId, 'queued', ['paused']))) throw this.cannot(action, stepRun.state);
         await this.repo.bumpAttempt(stepRunId);
         await this.repo.setRunState(runId, 'running', ['paused'], { pause_reason: null });

@@ -11,19 +11,16 @@ export interface Window {
 export class UsageRepository {
   constructor(private readonly db: Db) {}
 
-  private usageRows(userId: string, window: Window, workflowId: string | null) {
-    let q = this.db
-      .selectFrom('credit_ledger as l')
-      .where('l.user_id', '=', userId)
-      .where('l.kind', '=', 'usage')
-      .where('l.created_at', '>=', window.from)
-      .where('l.created_at', '<', window.to);
+  /** A user's usage rows, in the window when one is given (a list without dates shows them all). */
+  private usageRows(userId: string, window: Window | null, workflowId: string | null) {
+    let q = this.db.selectFrom('credit_ledger as l').where('l.user_id', '=', userId).where('l.kind', '=', 'usage');
+    if (window) q = q.where('l.created_at', '>=', window.from).where('l.created_at', '<', window.to);
     if (workflowId) q = q.where('l.workflow_id', '=', workflowId);
     return q;
   }
 
   /** Usage rows, newest first, with the names their workflow and step have now (null once deleted). */
-  listUsage(userId: string, window: Window, workflowId: string | null, limit: number, offset: number) {
+  listUsage(userId: string, window: Window | null, workflowId: string | null, limit: number, offset: number) {
     return this.usageRows(userId, window, workflowId)
       .leftJoin('workflows as w', (j) => j.onRef('w.id', '=', 'l.workflow_id').on('w.owner_id', '=', userId))
       .leftJoin('workflow_steps as s', 's.id', 'l.step_id')
@@ -50,7 +47,7 @@ export class UsageRepository {
       .execute();
   }
 
-  async countUsage(userId: string, window: Window, workflowId: string | null): Promise<number> {
+  async countUsage(userId: string, window: Window | null, workflowId: string | null): Promise<number> {
     const row = await this.usageRows(userId, window, workflowId)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();

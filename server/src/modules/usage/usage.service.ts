@@ -119,7 +119,7 @@ export class UsageService {
 
   async usageRecords(userId: string, q: UsageRecordsQuery) {
     // Without dates a list shows everything (the window is a filter here, not a chart's span).
-    const window = q.start_date || q.end_date ? UsageService.sqlWindow(this.window(q.start_date, q.end_date)) : { from: '0000-01-01T00:00:00.000Z', to: '9999-12-31T00:00:00.000Z' };
+    const window = q.start_date || q.end_date ? UsageService.sqlWindow(this.window(q.start_date, q.end_date)) : null;
     const workflowId = q.workflow_id ?? null;
     const [rows, total] = await Promise.all([
       this.repo.listUsage(userId, window, workflowId, q.page_size, (q.page - 1) * q.page_size),
