@@ -182,7 +182,7 @@ export class RunEngine {
       if (!last?.datasetId) throw rejected('server.runs.inputNotRun', { step: byId.get(id)?.name ?? id });
       external[id] = last.datasetId;
     }
-    await this.requireCreditsFor(userId, await this.estimatePlan(userId, workflowId, state.steps, plan, options.sampleSize));
+    if (this.charges.enabled) await this.requireCreditsFor(userId, await this.estimatePlan(userId, workflowId, state.steps, plan, options.sampleSize));
 
     const snapshot: RunSnapshot = {
       steps: plan.steps.map((id) => {
