@@ -35,10 +35,10 @@ export interface BatchRunRequest {
   /** Where parts are downloaded to be combined (DuckDB may read it). */
   workDir: string;
   /**
-   * Stores and charges what one batch recorded with `ctx.usage` (`records`: how many it processed);
+   * Stores and charges what one batch recorded with `ctx.usage` (`recordIds`: the records it processed);
    * runs before the batch counts as done, so a crash redoes it under the same keys.
    */
-  flushUsage: (batch: { no: number; records: number }, used: ReportedUsage[]) => Promise<void>;
+  flushUsage: (batch: { no: number; recordIds: ReadonlySet<string> }, used: ReportedUsage[]) => Promise<void>;
   /** After a batch counts as done: the engine may pause the run there (credits ran out). */
   afterBatch?: () => Promise<void>;
 }
@@ -110,7 +110,8 @@ export class PerRecordBatches {
         ctx.signal.throwIfAborted();
         // The records not retried keep the answers their part holds.
         const rows = failedBefore ? [...(await this.readPart(partKey(ctx.ownerId, stepRunId, no))).filter((r) => !failedBefore.has(String(r[RECORD_ID]))), ...result.rows] : result.rows;
-        const flush = () => request.flushUsage({ no, records: records.length }, used);
+        const recordIds = new Set(records.map((r) => String(r[RECORD_ID])));
+        const flush = () => request.flushUsage({ no, recordIds }, used);
         storing = this.store(ctx, stepRunId, no, size, page.items.length, { rows, failedIds: result.failedIds }, flush, request.afterBatch).then((failedHere) => {
           processed += page.items.length;
           failed += failedHere;

@@ -247,7 +247,7 @@ export class RunEngine {
    * Per-record steps: the records they will read × their price; other steps: their price once. A
    * step's record count is what is known before running: its input's newest output (an earlier run,
    * or a step outside the run), else what flows from its own input (per-record steps keep their
-   * records), else a chosen dataset's count (import_dataset); unknown counts add nothing (records
+   * records), else a typed-in table's rows or a chosen dataset's count; unknown counts add nothing (records
    * null), and AI tokens are not estimated. A sample run reads at most its sample size.
    */
   private async estimatePlan(userId: string, workflowId: string, steps: readonly { id: string; step_type: string; name: string; inputs: string[]; param_inputs: ParamValues }[], plan: { steps: string[] }, sampleSize: number | null): Promise<RunEstimate> {
@@ -270,6 +270,7 @@ export class RunEngine {
       const input = cap(countOf(step.inputs[0]));
       let out = latest.get(id)?.rowCount ?? null;
       if (out === null && getRunner(step.step_type)?.kind === 'per-record') out = input;
+      if (out === null && step.step_type === 'table_input' && Array.isArray(step.param_inputs.rows)) out = step.param_inputs.rows.length;
       if (out === null && step.step_type === 'import_dataset' && typeof step.param_inputs.dataset === 'string') {
         out = (await this.datasetRows.findOwned(userId, step.param_inputs.dataset).catch(() => undefined))?.rowCount ?? null;
       }
@@ -629,9 +630,9 @@ export class RunEngine {
       this.usage.record(used.map(({ kind, quantity, key }) => ({ userId: run.user_id, kind, quantity, refId: stepRun.id, idempotencyKey: `${stepRun.id}:${kind}:${key}`.slice(0, 500) })));
     // What a step that is not run in batches reports, recorded at its end.
     const usage: ReportedUsage[] = [];
-    const flushBatch = async (batch: { no: number; records: number }, used: ReportedUsage[]) => {
+    const flushBatch = async (batch: { no: number; recordIds: ReadonlySet<string> }, used: ReportedUsage[]) => {
       await recordUsage(used);
-      await this.charges.chargeBatch(charged, batch.no, batch.records, used);
+      await this.charges.chargeBatch(charged, batch.no, batch.recordIds, used);
     };
     const afterBatch = async () => {
       if (await this.charges.exhausted(run.user_id)) await this.pauseForCredits(run.id);

@@ -45,7 +45,8 @@ describe('credit ledger under concurrent writers', () => {
       { kind: 'ai_tokens_out', quantity: 200, key: 'r1' },
     ];
     // Batches 0..9 of one step run, each charged by two writers concurrently.
-    await Promise.all(Array.from({ length: 20 }, (_, i) => charges.chargeBatch(step, i % 10, 4, used)));
+    const ids = new Set(['r1', 'r2', 'r3', 'r4']);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => charges.chargeBatch(step, i % 10, ids, used)));
     const rows = await t.app.db.selectFrom('credit_ledger').select(['unit', 'quantity', 'credits_micro', 'unit_price_micro']).where('step_run_id', '=', step.stepRunId).execute();
     expect(rows.filter((r) => r.unit === 'record')).toHaveLength(10);
     expect(rows.filter((r) => r.unit === 'token')).toHaveLength(10);

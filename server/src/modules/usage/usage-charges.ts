@@ -53,8 +53,15 @@ export class UsageCharges {
     return this.billing.enabled;
   }
 
-  async chargeBatch(step: ChargedStep, batchNo: number, records: number, used: readonly ReportedUsage[]): Promise<void> {
+  /**
+   * `recordIds`: the batch's records. Usage is keyed by record; what a batch reports for a record of
+   * another batch (an answer that batch paid for, found again in the cache) is that batch's to pay,
+   * and a record reported twice (two of its questions were the same) pays once.
+   */
+  async chargeBatch(step: ChargedStep, batchNo: number, recordIds: ReadonlySet<string>, reported: readonly ReportedUsage[]): Promise<void> {
     if (!this.enabled) return;
+    const records = recordIds.size;
+    const used = [...new Map(reported.filter((u) => recordIds.has(u.key)).map((u) => [`${u.kind}\u0000${u.key}`, u])).values()];
     const unitMicro = this.prices.unitMicro(step.stepType);
     const calls = used.filter((u) => isCall(u.kind)).reduce((n, u) => n + u.quantity, 0);
     const tokenEvents = used.filter((u) => TOKEN_KINDS.has(u.kind));

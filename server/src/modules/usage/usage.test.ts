@@ -187,10 +187,17 @@ describe('usage and credits', () => {
         { step_id: sort.id, step_name: expect.any(String), step_type: 'sort', per: 'run', records: null, credits: 500 },
       ],
     });
+    // A per-record step counts the records it will read: the typed-in table's two rows × 2.5.
+    const prompt = await wf.addStep(workflowId, 'ai_prompt', { inputs: [table.id], param_inputs: { prompt: 'Say {{field.n}}' } });
+    expect((await api('GET', `/workflows/${workflowId}/cost-estimate?step_id=${prompt.id}&mode=up_to`)).json()).toMatchObject({
+      credits: 5,
+      enough: true,
+      lines: [{ step_type: 'table_input', credits: 0 }, { step_id: prompt.id, step_type: 'ai_prompt', per: 'record', records: 2, credits: 5 }],
+    });
     // Only the table: free.
     expect((await api('GET', `/workflows/${workflowId}/cost-estimate?step_id=${table.id}&mode=only`)).json()).toMatchObject({ credits: 0, enough: true });
 
-    const refused = await api('POST', `/workflow-execution/${workflowId}/steps/${sort.id}/execute?mode=all`, {});
+    const refused = await api('POST', `/workflow-execution/${workflowId}/steps/${sort.id}/execute?mode=up_to`, {});
     expect(refused.statusCode).toBe(402);
     expect(refused.json()).toEqual({
       detail: 'Not enough credits: this run needs about 500 credits and your balance is 100.',
