@@ -39,6 +39,7 @@ import paymentsRoutes from './modules/payments/payments.routes';
 import contactRoutes from './modules/contact/contact.routes';
 import betaRoutes from './modules/beta/beta.routes';
 import videosRoutes from './modules/videos/videos.routes';
+import usageRoutes from './modules/usage/usage.routes';
 import { loadSecretBox, type SecretBox } from './lib/secret-box';
 
 declare module 'fastify' {
@@ -129,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contactRoutes, { prefix: `${API_PREFIX}/contact` });
   await app.register(betaRoutes, { prefix: `${API_PREFIX}/beta-interest` });
   await app.register(videosRoutes, { prefix: `${API_PREFIX}/videos` });
+  await app.register(usageRoutes, { prefix: API_PREFIX });
 
   if (options.config.inProcessWorker) {
     const stop = startHousekeeping(app.db, app.log, { storage: app.storage, datasetRetentionDays: options.config.datasets.retentionDays });

@@ -97,3 +97,24 @@ describe('support and beta settings', () => {
     expect(() => loadConfig({ CONTACT_RATE_LIMIT_PER_HOUR: 'lots' })).toThrow(/CONTACT_RATE_LIMIT_PER_HOUR/);
   });
 });
+
+describe('billing configuration', () => {
+  it('charges by default with 100 sign-up credits and the step types’ own prices', () => {
+    expect(loadConfig({}).billing).toEqual({ enabled: true, signupCredits: 100, stepPrices: {}, aiTokenPricePer1k: 0.02 });
+    expect(loadConfig({ BILLING_ENABLED: 'false', BILLING_SIGNUP_CREDITS: '5', STEP_PRICES: '{"ai_prompt": 1.5, "code": 0}', AI_TOKEN_PRICE_PER_1K: '0.1' }).billing).toEqual({
+      enabled: false,
+      signupCredits: 5,
+      stepPrices: { ai_prompt: 1.5, code: 0 },
+      aiTokenPricePer1k: 0.1,
+    });
+  });
+
+  it('stops the start on prices it cannot read', () => {
+    expect(() => loadConfig({ STEP_PRICES: '{ai_prompt: 1}' })).toThrow(/STEP_PRICES must be a JSON object/);
+    expect(() => loadConfig({ STEP_PRICES: '[1, 2]' })).toThrow(/STEP_PRICES must be a JSON object/);
+    expect(() => loadConfig({ STEP_PRICES: '{"ai_prompt": -1}' })).toThrow(/STEP_PRICES\.ai_prompt/);
+    expect(() => loadConfig({ STEP_PRICES: '{"ai_prompt": "cheap"}' })).toThrow(/STEP_PRICES\.ai_prompt/);
+    expect(() => loadConfig({ AI_TOKEN_PRICE_PER_1K: '-0.5' })).toThrow(/AI_TOKEN_PRICE_PER_1K/);
+    expect(() => loadConfig({ BILLING_SIGNUP_CREDITS: 'lots' })).toThrow(/BILLING_SIGNUP_CREDITS/);
+  });
+});

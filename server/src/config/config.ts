@@ -64,6 +64,8 @@ export interface Config {
   beta: { inviteOnly: boolean };
   /** Contact queries one user may send per hour (support's inbox is read by people). */
   contactRateLimitPerHour: number;
+  /** Credits: prices, the sign-up grant, or none of it (self-hosting); see modules/usage. */
+  billing: BillingConfig;
   /** Credit packs and the card payments that buy them (modules/payments). */
   payments: PaymentsConfig;
 }
@@ -86,6 +88,17 @@ export interface PaymentsConfig {
   /** A Stripe stand-in's URL (tests, local mocks): the SDK's host, port and protocol. Null: api.stripe.com. */
   stripeApiBase: string | null;
   packs: CreditPack[];
+}
+
+export interface BillingConfig {
+  /** Off: no grant, no debits, no balance checks; runs are free. */
+  enabled: boolean;
+  /** Credits granted once to each new account. */
+  signupCredits: number;
+  /** Credits per unit by step type id, over the step types' own cost hints. */
+  stepPrices: Record<string, number>;
+  /** Credits per 1000 AI tokens (in and out alike). */
+  aiTokenPricePer1k: number;
 }
 
 export interface DatasetsConfig {
@@ -266,10 +279,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     payments: paymentsConfig(env),
     beta: { inviteOnly: bool(env.BETA_INVITE_ONLY, false) },
     contactRateLimitPerHour: Math.max(1, int(env.CONTACT_RATE_LIMIT_PER_HOUR, 5, 'CONTACT_RATE_LIMIT_PER_HOUR')),
+    billing: billingConfig(env),
   };
   // A typo in the allow-list should stop the start, not surface as refused calls in some run later.
   new AddressPolicy(config.httpSteps);
   return { ...config, ...overrides };
+}
+
+/** Credits up to a million per unit: a larger price is a typo, caught at start rather than on a bill. */
+const MAX_PRICE = 1_000_000;
+
+function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
+  const price = (value: unknown, name: string): number => {
+    const n = typeof value === 'string' ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_PRICE) throw new Error(`${name} must be a number of credits from 0 to ${MAX_PRICE}, got ${JSON.stringify(value)}`);
+    return n;
+  };
+  const stepPrices: Record<string, number> = {};
+  if (env.STEP_PRICES) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(env.STEP_PRICES);
+    } catch {
+      throw new Error(`STEP_PRICES must be a JSON object like {"ai_prompt": 1.5}, got "${env.STEP_PRICES}"`);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`STEP_PRICES must be a JSON object like {"ai_prompt": 1.5}, got "${env.STEP_PRICES}"`);
+    for (const [type, credits] of Object.entries(parsed)) stepPrices[type] = price(credits, `STEP_PRICES.${type}`);
+  }
+  return {
+    enabled: bool(env.BILLING_ENABLED, true),
+    signupCredits: env.BILLING_SIGNUP_CREDITS ? price(env.BILLING_SIGNUP_CREDITS, 'BILLING_SIGNUP_CREDITS') : 100,
+    stepPrices,
+    aiTokenPricePer1k: env.AI_TOKEN_PRICE_PER_1K ? price(env.AI_TOKEN_PRICE_PER_1K, 'AI_TOKEN_PRICE_PER_1K') : 0.02,
+  };
 }
 
 function queueConfig(env: NodeJS.ProcessEnv): QueueConfig {

@@ -9,4 +9,5 @@ export const statusOf: Record<FailureKind, number> = {
   too_large: 413,
   rejected: 400,
   upstream_failed: 502,
+  payment_required: 402,
 };

@@ -20,7 +20,9 @@ export type FailureKind =
   /** What was sent does not match what was promised (a size, a checksum, a spent link). */
   | 'rejected'
   /** A service we depend on failed. */
-  | 'upstream_failed';
+  | 'upstream_failed'
+  /** Not enough credits for this (billing is on and the balance is below the cost). */
+  | 'payment_required';
 
 /** A modal the client shows with the error (spec §7): its id, level, text and buttons. */
 export interface ModalNotice {

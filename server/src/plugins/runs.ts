@@ -23,6 +23,11 @@ export default fp<RunsPluginOptions>(
     const { engine, events } = createRunEngine({ db: app.db, storage: app.storage, config: app.config, log: app.log, datasets: app.datasets, jobs: app.jobs, secrets: app.secrets, queuePrefix: options.redisNamespace && `${options.redisNamespace}:queue` });
     app.decorate('runs', engine);
     app.decorate('runEvents', events);
+    // Credits arrived (a purchase, a grant, an adjustment): runs paused because they ran out go on.
+    app.credits.onCredited(async (userId) => {
+      const resumed = await engine.resumeForCredits(userId);
+      if (resumed) app.log.info({ userId, resumed }, 'run engine: resumed runs paused for credits');
+    });
     if (app.config.inProcessWorker) {
       engine.register();
       app.addHook('onReady', async () => {
@@ -34,5 +39,5 @@ export default fp<RunsPluginOptions>(
     app.addHook('preClose', async () => engine.stopAll());
     app.addHook('onClose', async () => events.close());
   },
-  { name: 'runs', dependencies: ['database', 'datasets', 'queue'] },
+  { name: 'runs', dependencies: ['database', 'datasets', 'queue', 'credits'] },
 );

@@ -35,6 +35,7 @@ export function runOf(stepRuns: StepRun[], changes: Partial<WorkflowRun> = {}): 
     target_step_id: null,
     sample_size: null,
     state: 'running',
+    pause_reason: null,
     error: null,
     created_at: '2026-11-20T10:00:00.000Z',
     started_at: '2026-11-20T10:00:00.000Z',

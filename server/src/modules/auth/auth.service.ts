@@ -6,6 +6,7 @@ import { escapeHtml } from '../../mail/email-text';
 import { translate, type Language } from '../../i18n/messages';
 import { conflict, rejected, unauthenticated, ValidationFailed } from '../../lib/errors';
 import { isUniqueViolation } from '../../lib/db-errors';
+import { grantSignupCredits } from '../usage/signup-grant';
 import { UsersRepository } from '../users/users.repository';
 import { admitSignup } from '../beta/beta.service';
 import { toUserOut } from '../users/users.service';
@@ -44,7 +45,7 @@ export class AuthService {
     if (await this.users.findByEmail(email)) throw conflict('server.auth.emailTaken');
     const passwordHash = await hashPassword(input.password);
     try {
-      // One transaction: an invitation code's use is recorded with the account, or neither is.
+      // One transaction: an invitation code's use and the sign-up credits are recorded with the account, or none is.
       const user = await this.db.transaction().execute(async (trx) => {
         const user = await new UsersRepository(trx).insert({
           email,
@@ -54,6 +55,7 @@ export class AuthService {
           locale: language === 'zh-CN' ? 'cn' : 'en',
         });
         await admitSignup(trx, { inviteOnly: this.config.beta.inviteOnly, exempt: this.config.adminEmails.has(email), typedCode: input.invitation_code, userId: user.id });
+        await grantSignupCredits(trx, this.config.billing, user.id, language);
         return user;
       });
       return toUserOut(user);

@@ -3,6 +3,7 @@ import { UserModels } from '../users/user-models';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createEmbedder } from '../step-infos/embeddings';
 import { StepInfoSearch } from '../step-infos/search.service';
+import { Prices } from '../usage/prices';
 import { StepInfosService } from '../step-infos/step-infos.service';
 import { RunsService } from '../runs/runs.service';
 import { DatasetsService } from '../datasets/datasets.service';
@@ -35,7 +36,7 @@ export function agentDepsOf(app: FastifyInstance): ConversationsDeps {
   return {
     db: app.db,
     secrets: app.secrets,
-    stepInfos: new StepInfosService(app.db, search),
+    stepInfos: new StepInfosService(app.db, search, new Prices(app.config.billing)),
     runs: new RunsService(app.runs, app.runEvents),
     runEngine: app.runs,
     datasets: new DatasetsService(app.db, app.datasets),

@@ -259,6 +259,13 @@ export class ConversationsService {
     }
     const status: MessageStatus = failure ? 'error' : input.signal.aborted ? 'partial' : 'complete';
     await save(status, card);
+    // The model's tokens are paid like an AI step's (known once the model said how many it used).
+    if (usage) {
+      const tokens = usage.input_tokens + usage.output_tokens;
+      await this.deps.runEngine.charges
+        .chargeAgentCall({ userId, messageId: assistant.id, agent: conversation.agent, workflowId: conversation.workflow_id, stepId: conversation.step_id, tokens })
+        .catch((err) => this.deps.log.error({ err, messageId: assistant.id }, 'could not charge an agent turn'));
+    }
     if (card) yield { event: 'commit', data: publicCard(card) };
     if (failure) {
       yield { event: 'error', data: { detail: failure.detail, status: 'error' }, failure: failure.error };

@@ -106,9 +106,12 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       const deltas = events.filter((e) => e.event === 'text_delta');
       expect(deltas.length).toBeGreaterThan(2);
       expect(deltas.map((e) => e.data.delta).join('')).toBe('Workflows are chains of steps.');
-      const done = events.at(-1)!.data as { message_id: string; usage: { output_tokens: number } };
+      const done = events.at(-1)!.data as { message_id: string; usage: { input_tokens: number; output_tokens: number } };
       expect(done.message_id).toBe(events[0].data.message_id);
       expect(done.usage.output_tokens).toBeGreaterThan(0);
+      // The turn's tokens are one usage row in the credit ledger, keyed by the message.
+      const charged = await t.app.db.selectFrom('credit_ledger').select(['unit', 'quantity', 'credits_micro']).where('idempotency_key', '=', `usage:agent:${done.message_id}`).execute();
+      expect(charged).toEqual([{ unit: 'token', quantity: done.usage.input_tokens + done.usage.output_tokens, credits_micro: -Math.round(((done.usage.input_tokens + done.usage.output_tokens) * 0.02 * 1_000_000) / 1000) }]);
 
       const detail = await api.ok('GET', `/conversations/${conv.id}`);
       expect(detail.messages[1]).toMatchObject({ id: done.message_id, content: 'Workflows are chains of steps.', status: 'complete', parts: [{ type: 'text', text: 'Workflows are chains of steps.' }] });

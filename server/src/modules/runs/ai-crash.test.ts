@@ -26,7 +26,7 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
 
   async function startServer(): Promise<ServerProcess> {
     port = await freePort();
-    const started = startProcess('server.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', IN_PROCESS_WORKER: 'true', WEB_DIR: path.join(dataDir, 'no-web-app'), ...llm.env });
+    const started = startProcess('server.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', IN_PROCESS_WORKER: 'true', WEB_DIR: path.join(dataDir, 'no-web-app'), ...llm.env, BILLING_SIGNUP_CREDITS: String(RECORDS * 2) });
     await waitFor(`the server to listen${started.stderr() ? `: ${started.stderr()}` : ''}`, async () => {
       if (!isAlive(started)) throw new Error(`the server exited: ${started.stderr()}`);
       return fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`).then(
@@ -121,5 +121,8 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
     const usage = await db.db.selectFrom('usage_events').select(['kind', 'idempotency_key']).where('ref_id', '=', aiRunId).execute();
     expect(usage.filter((u) => u.kind === 'ai_tokens_in')).toHaveLength(RECORDS);
     expect(new Set(usage.map((u) => u.idempotency_key)).size).toBe(usage.length);
+    // And charged once: one credit per answered record, whatever batch was redone.
+    const charged = await db.db.selectFrom('credit_ledger').select(['unit', 'quantity']).where('step_run_id', '=', aiRunId).where('unit', '=', 'record').execute();
+    expect(charged.reduce((n, r) => n + Number(r.quantity), 0)).toBe(RECORDS);
   }, 120_000);
 });

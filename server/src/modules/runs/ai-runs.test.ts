@@ -74,6 +74,13 @@ describe('AI steps in runs', () => {
     expect(usage.filter((u) => u.kind === 'ai_tokens_in')).toHaveLength(4);
     expect(usage.filter((u) => u.kind === 'ai_tokens_out')).toHaveLength(4);
     expect(new Set(usage.map((u) => u.idempotency_key)).size).toBe(8);
+    // Charged: the four records the model answered (1 credit each) and their tokens, in one batch.
+    const charged = await t.app.db.selectFrom('credit_ledger').select(['unit', 'quantity']).where('step_run_id', '=', stepRun.id).orderBy('unit').execute();
+    const tokens = usage.reduce((n, u) => n + Number(u.quantity), 0);
+    expect(charged.map((c) => [c.unit, Number(c.quantity)])).toEqual([
+      ['record', 4],
+      ['token', tokens],
+    ]);
 
     // The same prompt over the same records, in a new run: every answer from the cache.
     llm.requests.length = 0;
@@ -85,6 +92,8 @@ describe('AI steps in runs', () => {
     expect((await records(rerun.output_dataset_id)).map((r) => r.again)).toEqual(rows.map((r) => r.ai_answer));
     const cachedUsage = await t.app.db.selectFrom('usage_events').select('kind').where('ref_id', '=', rerun.id).execute();
     expect(cachedUsage).toEqual([]);
+    // Answers already paid for cost nothing again.
+    expect(await t.app.db.selectFrom('credit_ledger').select('id').where('step_run_id', '=', rerun.id).execute()).toEqual([]);
     const cached = await t.app.db.selectFrom('ai_answer_cache').select(['model_id']).where('user_id', '=', user.user.id as string).execute();
     expect(cached).toHaveLength(4);
     expect(cached[0].model_id).toMatch(/^openai-compatible:stand-in-chat@127\.0\.0\.1:/);

@@ -7,6 +7,7 @@ import { quoteIdent, sqlString } from '../../engine/datasets/sql';
 import type { ParamValues } from '../../engine/params';
 import type { PerRecordRunner, RunContext } from '../../engine/runners';
 import type { Storage } from '../../storage';
+import type { ReportedUsage } from '../usage/usage-charges';
 import type { RunsRepository } from './runs.repository';
 
 /** The most records one batch may hold (one records page of the dataset reader). */
@@ -33,8 +34,13 @@ export interface BatchRunRequest {
   stepRunId: string;
   /** Where parts are downloaded to be combined (DuckDB may read it). */
   workDir: string;
-  /** Stores what the batch recorded with `ctx.usage`; runs before the batch counts as done. */
-  flushUsage: () => Promise<void>;
+  /**
+   * Stores and charges what one batch recorded with `ctx.usage` (`recordIds`: the records it processed);
+   * runs before the batch counts as done, so a crash redoes it under the same keys.
+   */
+  flushUsage: (batch: { no: number; recordIds: ReadonlySet<string> }, used: ReportedUsage[]) => Promise<void>;
+  /** After a batch counts as done: the engine may pause the run there (credits ran out). */
+  afterBatch?: () => Promise<void>;
 }
 
 /**
@@ -94,12 +100,19 @@ export class PerRecordBatches {
         const retry = reopened.get(no);
         const failedBefore = retry ? new Set((JSON.parse(retry.checkpoint!) as BatchCheckpoint).failed_ids) : null;
         const records = failedBefore ? page.items.filter((r) => failedBefore.has(String(r[RECORD_ID]))) : page.items;
-        const result = await runner.processBatch(ctx, records, params);
+        // Each batch's usage apart: batches overlap, and each is charged under its own key.
+        const used: ReportedUsage[] = [];
+        const result = await runner.processBatch({ ...ctx, usage: (event) => used.push(event) }, records, params);
         ctx.signal.throwIfAborted();
         await storing;
+        // Stopped while the batch before was stored (a pause for credits comes from there): this one
+        // is redone on resume, unstored and uncharged, so the run stops at that batch boundary.
+        ctx.signal.throwIfAborted();
         // The records not retried keep the answers their part holds.
         const rows = failedBefore ? [...(await this.readPart(partKey(ctx.ownerId, stepRunId, no))).filter((r) => !failedBefore.has(String(r[RECORD_ID]))), ...result.rows] : result.rows;
-        storing = this.store(ctx, stepRunId, no, size, page.items.length, { rows, failedIds: result.failedIds }, request.flushUsage).then((failedHere) => {
+        const recordIds = new Set(records.map((r) => String(r[RECORD_ID])));
+        const flush = () => request.flushUsage({ no, recordIds }, used);
+        storing = this.store(ctx, stepRunId, no, size, page.items.length, { rows, failedIds: result.failedIds }, flush, request.afterBatch).then((failedHere) => {
           processed += page.items.length;
           failed += failedHere;
           ctx.progress({ done: processed, total, phase: 'records' });
@@ -141,6 +154,7 @@ export class PerRecordBatches {
     records: number,
     result: { rows: readonly JsonRecord[]; failedIds?: readonly string[] },
     flushUsage: () => Promise<void>,
+    afterBatch: (() => Promise<void>) | undefined,
   ): Promise<number> {
     const key = partKey(ctx.ownerId, stepRunId, no);
     // One chunk, not a write per line: a part is at most one batch.
@@ -157,6 +171,7 @@ export class PerRecordBatches {
       output_key: key,
       checkpoint: failedHere ? JSON.stringify({ failed_ids: [...failedIds] } satisfies BatchCheckpoint) : null,
     });
+    await afterBatch?.();
     return failedHere;
   }
 

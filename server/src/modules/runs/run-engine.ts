@@ -10,13 +10,15 @@ import { validateParams, type ParamValues } from '../../engine/params';
 import { getRunner, runSqlStep, StepRunFailed, type RunContext, type StepRunner, type Vars } from '../../engine/runners';
 import { getStepType } from '../../engine/step-types';
 import { isUniqueViolation } from '../../lib/db-errors';
-import { DomainError, invalid, notFound, rejected, ValidationFailed } from '../../lib/errors';
+import { DomainError, invalid, notFound, rejected, ValidationFailed, type ModalNotice } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
 import type { SecretBox } from '../../lib/secret-box';
 import type { Job, JobQueue } from '../../jobs/queue';
 import type { Storage } from '../../storage';
 import { DatasetsService } from '../datasets/datasets.service';
-import { UsageEventsRepository, type UsageEvent } from '../files/files.repository';
+import { UsageEventsRepository } from '../files/files.repository';
+import { toCredits } from '../usage/ledger';
+import { UsageCharges, type ChargedStep, type ReportedUsage } from '../usage/usage-charges';
 import { findCycle } from '../workflows/workflow-state';
 import { WorkflowsRepository } from '../workflows/workflows.repository';
 import { AiAnswerCache } from './ai-answer-cache';
@@ -127,6 +129,8 @@ export class RunEngine {
   private readonly datasetRows: DatasetsService;
   private readonly batches: PerRecordBatches;
   private readonly usage: UsageEventsRepository;
+  /** Prices the steps' work into the credit ledger (modules/usage). */
+  readonly charges: UsageCharges;
   private readonly models: UserModels;
   /** Step runs executing in this process, so a pause or cancel here stops them at once. */
   private readonly running = new Map<string, AbortController>();
@@ -138,6 +142,7 @@ export class RunEngine {
     this.datasetRows = new DatasetsService(deps.db, deps.datasets);
     this.batches = new PerRecordBatches(this.repo, deps.storage, deps.datasets);
     this.usage = new UsageEventsRepository(deps.db);
+    this.charges = new UsageCharges(deps.db, deps.config.billing);
     this.models = new UserModels(deps.db, deps.secrets, deps.config);
   }
 
@@ -177,6 +182,7 @@ export class RunEngine {
       if (!last?.datasetId) throw rejected('server.runs.inputNotRun', { step: byId.get(id)?.name ?? id });
       external[id] = last.datasetId;
     }
+    if (this.charges.enabled) await this.requireCreditsFor(userId, await this.estimatePlan(userId, workflowId, state.steps, plan, options.sampleSize));
 
     const snapshot: RunSnapshot = {
       steps: plan.steps.map((id) => {
@@ -222,6 +228,71 @@ export class RunEngine {
     return runId;
   }
 
+  // ---- cost ----
+
+  /** What a run would cost (same arguments as `start`): the editor's estimate, and the check before a run. */
+  async estimate(userId: string, workflowId: string, stepId: string | null, options: { mode: RunMode; sampleSize: number | null }): Promise<RunEstimate> {
+    const workflow = await this.workflows.findOwned(workflowId, userId);
+    if (!workflow) throw notFound('server.workflows.notFound');
+    const state = await this.workflows.loadSnapshot(workflow);
+    if (stepId !== null && !state.steps.some((s) => s.id === stepId)) throw notFound('server.steps.notFound');
+    if (findCycle(state.steps)) throw rejected('server.runs.cycle');
+    // Without a step: the whole workflow.
+    const target = stepId ?? state.steps[0]?.id;
+    if (!target) return { creditsMicro: 0, lines: [] };
+    return this.estimatePlan(userId, workflowId, state.steps, planRun(state.steps, target, stepId === null ? 'all' : options.mode), options.sampleSize);
+  }
+
+  /**
+   * Per-record steps: the records they will read × their price; other steps: their price once. A
+   * step's record count is what is known before running: its input's newest output (an earlier run,
+   * or a step outside the run), else what flows from its own input (per-record steps keep their
+   * records), else a typed-in table's rows or a chosen dataset's count; unknown counts add nothing (records
+   * null), and AI tokens are not estimated. A sample run reads at most its sample size.
+   */
+  private async estimatePlan(userId: string, workflowId: string, steps: readonly { id: string; step_type: string; name: string; inputs: string[]; param_inputs: ParamValues }[], plan: { steps: string[] }, sampleSize: number | null): Promise<RunEstimate> {
+    const latest = await this.repo.latestOutputsOf(workflowId, userId);
+    const byId = new Map(steps.map((s) => [s.id, s]));
+    const inPlan = new Set(plan.steps);
+    const produced = new Map<string, number | null>();
+    const cap = (n: number | null) => (n === null || sampleSize === null ? n : Math.min(n, sampleSize));
+    const countOf = (id: string | undefined): number | null => {
+      if (!id) return null;
+      if (inPlan.has(id) && produced.has(id)) return produced.get(id)!;
+      return latest.get(id)?.rowCount ?? null;
+    };
+    const lines: RunEstimate['lines'] = [];
+    let total = 0;
+    for (const id of plan.steps) {
+      const step = byId.get(id)!;
+      const price = this.charges.prices.step(step.step_type);
+      const unitMicro = this.charges.prices.unitMicro(step.step_type);
+      const input = cap(countOf(step.inputs[0]));
+      let out = latest.get(id)?.rowCount ?? null;
+      if (out === null && getRunner(step.step_type)?.kind === 'per-record') out = input;
+      if (out === null && step.step_type === 'table_input' && Array.isArray(step.param_inputs.rows)) out = step.param_inputs.rows.length;
+      if (out === null && step.step_type === 'import_dataset' && typeof step.param_inputs.dataset === 'string') {
+        out = (await this.datasetRows.findOwned(userId, step.param_inputs.dataset).catch(() => undefined))?.rowCount ?? null;
+      }
+      produced.set(id, cap(out));
+      const records = price.per === 'record' ? input : null;
+      const micro = price.per === 'record' ? (records ?? 0) * unitMicro : unitMicro;
+      total += micro;
+      lines.push({ stepId: id, stepName: step.name, stepType: step.step_type, per: price.per, records, creditsMicro: micro, unitMicro });
+    }
+    return { creditsMicro: total, lines };
+  }
+
+  /** Before a run: 402 with the "insufficient credits" modal when the balance is below its estimate (or spent and the run has a priced step). */
+  private async requireCreditsFor(userId: string, estimate: RunEstimate): Promise<void> {
+    if (!this.charges.enabled) return;
+    const balance = await this.charges.ledger.balanceMicro(userId);
+    const priced = estimate.lines.some((l) => l.unitMicro > 0);
+    if (balance >= estimate.creditsMicro && !(balance <= 0 && priced)) return;
+    const values = { needed: roundCredits(estimate.creditsMicro), balance: roundCredits(balance) };
+    throw new DomainError('payment_required', 'server.usage.insufficientCredits', values, insufficientCreditsModal('server.usage.insufficientCreditsHelp'));
+  }
+
   // ---- control ----
 
   async controlRun(userId: string, runId: string, action: RunAction): Promise<void> {
@@ -229,14 +300,15 @@ export class RunEngine {
     if (!run) throw notFound('server.runs.notFound');
     switch (action) {
       case 'pause': {
-        if (!(await this.repo.setRunState(runId, 'paused', ['queued', 'running']))) throw this.cannot(action, run.state);
+        if (!(await this.repo.setRunState(runId, 'paused', ['queued', 'running'], { pause_reason: null }))) throw this.cannot(action, run.state);
         const paused = await this.repo.moveStepRuns(runId, 'paused', ['running']);
         paused.forEach((id) => this.running.get(id)?.abort('paused'));
         await this.event(runId, null, 'run_paused', {});
         return;
       }
       case 'resume': {
-        if (!(await this.repo.setRunState(runId, 'running', ['paused']))) throw this.cannot(action, run.state);
+        if (run.state === 'paused' && run.pause_reason === 'credits') await this.requireCredits(userId);
+        if (!(await this.repo.setRunState(runId, 'running', ['paused'], { pause_reason: null }))) throw this.cannot(action, run.state);
         for (const id of await this.repo.moveStepRuns(runId, 'queued', ['paused'])) await this.repo.bumpAttempt(id);
         await this.event(runId, null, 'run_resumed', {});
         await this.advance(runId);
@@ -274,9 +346,11 @@ export class RunEngine {
         return;
       }
       case 'resume': {
+        const run = await this.repo.findRun(runId);
+        if (run?.state === 'paused' && run.pause_reason === 'credits') await this.requireCredits(userId);
         if (!(await this.repo.setStepRunState(stepRunId, 'queued', ['paused']))) throw this.cannot(action, stepRun.state);
         await this.repo.bumpAttempt(stepRunId);
-        await this.repo.setRunState(runId, 'running', ['paused']);
+        await this.repo.setRunState(runId, 'running', ['paused'], { pause_reason: null });
         await this.event(runId, stepRunId, 'step_resumed', {});
         await this.advance(runId);
         return;
@@ -305,6 +379,43 @@ export class RunEngine {
         return;
       }
     }
+  }
+
+  // ---- credits ----
+
+  /**
+   * The balance ran out: the run pauses where it is (a batch boundary; a step's finished batches
+   * stay done) and says why, so it can resume by itself once credits arrive (resumeForCredits).
+   */
+  private async pauseForCredits(runId: string): Promise<void> {
+    if (!(await this.repo.setRunState(runId, 'paused', ['queued', 'running'], { pause_reason: 'credits' }))) return;
+    const paused = await this.repo.moveStepRuns(runId, 'paused', ['running']);
+    paused.forEach((id) => this.running.get(id)?.abort('paused'));
+    await this.event(runId, null, 'run_paused', { reason: 'credits' });
+  }
+
+  /** Resumes the user's runs paused for lack of credits, once the balance is above 0 (app.credits.onCredited). */
+  async resumeForCredits(userId: string): Promise<number> {
+    if (!this.charges.enabled || (await this.charges.ledger.balanceMicro(userId)) <= 0) return 0;
+    let resumed = 0;
+    for (const run of await this.repo.runsPausedForCredits(userId)) {
+      try {
+        await this.controlRun(userId, run.id, 'resume');
+        resumed++;
+      } catch (err) {
+        // Resumed meanwhile by its owner, or cancelled: nothing to do.
+        if (!(err instanceof DomainError)) throw err;
+      }
+    }
+    return resumed;
+  }
+
+  /** 402 with the "insufficient credits" modal when billing is on and the balance is not above 0. */
+  private async requireCredits(userId: string): Promise<void> {
+    if (!this.charges.enabled) return;
+    const balance = await this.charges.ledger.balanceMicro(userId);
+    if (balance > 0) return;
+    throw new DomainError('payment_required', 'server.usage.resumeNeedsCredits', { balance: roundCredits(balance) }, insufficientCreditsModal('server.usage.resumeNeedsCreditsHelp'));
   }
 
   private cannot(action: string, state: string) {
@@ -440,6 +551,8 @@ export class RunEngine {
         cache_key: result.cacheKey,
       });
       if (finished) await this.event(run.id, stepRun.id, `step_${outcome}`, { step_id: step.id, dataset_id: result.output.id, records: result.output.recipe ? (result.counted ?? null) : result.output.rowCount, ...(result.output.recipe ? { deferred: true } : {}), failed: result.failed, ...(result.summary ? { summary: result.summary } : {}) });
+      // The step's work is paid; with nothing left, the steps after it wait for credits.
+      if (finished && outcome === 'succeeded' && (await this.charges.exhausted(run.user_id))) await this.pauseForCredits(run.id);
     } catch (err) {
       if (controller.signal.aborted) {
         // Paused or cancelled (the state says which; it was set by whoever stopped us), or shutting down.
@@ -512,10 +625,17 @@ export class RunEngine {
     const datasetId = uuidFrom(`${stepRun.id}:${stepRun.attempt}`);
     const name = `${step.name}`.slice(0, 200);
     let lastProgress = 0;
-    const usage: UsageEvent[] = [];
-    const flushUsage = async () => {
-      const events = usage.splice(0);
-      await this.usage.record(events);
+    const charged: ChargedStep = { userId: run.user_id, workflowId: run.workflow_id, stepId: step.id, stepType: step.step_type, stepName: step.name, runId: run.id, stepRunId: stepRun.id };
+    const recordUsage = (used: readonly ReportedUsage[]) =>
+      this.usage.record(used.map(({ kind, quantity, key }) => ({ userId: run.user_id, kind, quantity, refId: stepRun.id, idempotencyKey: `${stepRun.id}:${kind}:${key}`.slice(0, 500) })));
+    // What a step that is not run in batches reports, recorded at its end.
+    const usage: ReportedUsage[] = [];
+    const flushBatch = async (batch: { no: number; recordIds: ReadonlySet<string> }, used: ReportedUsage[]) => {
+      await recordUsage(used);
+      await this.charges.chargeBatch(charged, batch.no, batch.recordIds, used);
+    };
+    const afterBatch = async () => {
+      if (await this.charges.exhausted(run.user_id)) await this.pauseForCredits(run.id);
     };
     const aiCache = new AiAnswerCache(this.deps.db, run.user_id);
     const ai = aiAccess(await this.modelSettingsFor(run.user_id), this.deps.config.llm.timeoutMs, aiCache);
@@ -535,8 +655,7 @@ export class RunEngine {
       http: this.deps.http,
       ai,
       output: { datasetId, name },
-      usage: ({ kind, quantity, key }) =>
-        usage.push({ userId: run.user_id, kind, quantity, refId: stepRun.id, idempotencyKey: `${stepRun.id}:${kind}:${key}`.slice(0, 500) }),
+      usage: (event) => usage.push(event),
       log,
       progress: ({ done, total }) => {
         a.onProgress();
@@ -600,7 +719,7 @@ export class RunEngine {
         // leaves a snapshot that cannot be written again: the next try takes it as it is.
         output = await registered(
           await this.writeOnce(stored, async () => {
-            const result = await this.batches.run({ ctx, runner, input: inputs[0], params, stepRunId: stepRun.id, workDir: files.scratchDir, flushUsage });
+            const result = await this.batches.run({ ctx, runner, input: inputs[0], params, stepRunId: stepRun.id, workDir: files.scratchDir, flushUsage: flushBatch, afterBatch });
             return result.output;
           }),
         );
@@ -611,7 +730,9 @@ export class RunEngine {
         break;
       }
     }
-    await flushUsage();
+    await recordUsage(usage.splice(0));
+    // Batches were charged as they finished; any other step is charged once, here.
+    if (runner.kind !== 'per-record') await this.charges.chargeStep(charged, output.recipe ? (counted ?? null) : output.rowCount);
     if (step.step_type.startsWith('ai_')) {
       const pruned = await aiCache.prune().catch((err) => void this.deps.log.warn({ err }, 'could not prune the AI answer cache'));
       if (pruned) log(`Pruned ${pruned} old AI answer(s) from the cache`);
@@ -691,6 +812,20 @@ export class RunEngine {
   stopAll(): void {
     for (const controller of this.running.values()) controller.abort('shutdown');
   }
+}
+
+/** Credits as people read them in a message: at most 4 decimals. */
+const roundCredits = (micro: number) => Math.round(toCredits(micro) * 10_000) / 10_000;
+
+/** A run's estimated cost, step by step (micro-credits). */
+export interface RunEstimate {
+  creditsMicro: number;
+  lines: { stepId: string; stepName: string; stepType: string; per: 'run' | 'record'; records: number | null; creditsMicro: number; unitMicro: number }[];
+}
+
+/** The modal of a 402 for lack of credits (its 'Top up' button leads to the billing page). */
+export function insufficientCreditsModal(content: string): ModalNotice {
+  return { modal_id: 'insufficient-credits', level: 'warning', content, buttons: ['Top up', 'Cancel'] };
 }
 
 /** Checks params against the inputs' columns before anything runs (a missing column is named). */

@@ -84,7 +84,7 @@ export class RunsRepository {
       .executeTakeFirst();
   }
 
-  async setRunState(id: string, to: RunState, from: readonly RunState[], extra: Partial<Pick<WorkflowRunRow, 'error' | 'ended_at'>> = {}): Promise<boolean> {
+  async setRunState(id: string, to: RunState, from: readonly RunState[], extra: Partial<Pick<WorkflowRunRow, 'error' | 'ended_at' | 'pause_reason'>> = {}): Promise<boolean> {
     const result = await this.db
       .updateTable('workflow_runs')
       .set({ state: to, updated_at: now(), ...extra })
@@ -136,6 +136,22 @@ export class RunsRepository {
       .set({ ...progress, updated_at: now() })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** The user's runs paused because their credits ran out, oldest first (they resume in that order). */
+  runsPausedForCredits(userId: string) {
+    return this.db.selectFrom('workflow_runs').select('id').where('user_id', '=', userId).where('state', '=', 'paused').where('pause_reason', '=', 'credits').orderBy('created_at').execute();
+  }
+
+  countPausedForCredits(userId: string): Promise<number> {
+    return this.db
+      .selectFrom('workflow_runs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('state', '=', 'paused')
+      .where('pause_reason', '=', 'credits')
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
   }
 
   /** The newest finished output of a step (any run of its workflow): what "from here" and a step's input read. */

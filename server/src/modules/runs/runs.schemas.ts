@@ -59,6 +59,8 @@ export const WorkflowRunSummaryOut = Type.Object({
   target_step_id: Nullable(Type.String()),
   sample_size: Type.Union([Type.Integer(), Type.Null()]),
   state: RunStateOut,
+  /** Why a paused run is paused: 'credits' when the balance ran out (it resumes by itself after a top-up), else null. */
+  pause_reason: Type.Union([StringEnum(['credits']), Type.Null()]),
   error: Type.Union([RunErrorOut, Type.Null()]),
   created_at: Type.String(),
   started_at: When,

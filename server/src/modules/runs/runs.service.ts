@@ -185,6 +185,7 @@ export function summaryView(run: Omit<WorkflowRunRow, 'snapshot' | 'user_id'>, t
     target_step_id: run.target_step_id,
     sample_size: nullableNum(run.sample_size),
     state: run.state as RunState,
+    pause_reason: run.state === 'paused' ? run.pause_reason : null,
     error: errorOut(run.error, t),
     created_at: run.created_at,
     started_at: run.started_at,

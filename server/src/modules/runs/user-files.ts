@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -32,7 +33,9 @@ export class StepUserFiles implements UserFiles {
     stepRunId: string,
   ) {
     // Inside the datasets' temporary folder: one of the folders DuckDB is allowed to touch.
-    this.scratchDir = path.join(deps.config.datasets.tempDir, 'datasets', 'steps', stepRunId);
+    // One folder per execution, not per step run: an execution stopped by a pause still unwinds
+    // (and removes its folder) while the resumed one of the same step run has started in its own.
+    this.scratchDir = path.join(deps.config.datasets.tempDir, 'datasets', 'steps', `${stepRunId}-${randomBytes(4).toString('hex')}`);
     this.files = new FilesRepository(deps.db);
     this.folders = new FoldersRepository(deps.db);
     this.service = new FilesService(deps);

@@ -16,6 +16,7 @@ import {
   StepInfoPage,
   TagParams,
 } from './step-infos.schemas';
+import { Prices } from '../usage/prices';
 import { StepInfosService } from './step-infos.service';
 
 const tags = ['Step infos'];
@@ -23,7 +24,7 @@ const tags = ['Step infos'];
 /** The step catalogue (spec: Step infos), under /api/v1/workflow-step-infos. */
 const stepInfosRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const search = new StepInfoSearch(app.db, createEmbedder(app.config.embedding), app.log);
-  const stepInfos = new StepInfosService(app.db, search);
+  const stepInfos = new StepInfosService(app.db, search, new Prices(app.config.billing));
 
   app.get(
     '/',

@@ -17,6 +17,7 @@ import type {
   StepInfoOut,
   StepInfoPage,
 } from './step-infos.schemas';
+import { Prices } from '../usage/prices';
 import { StepInfosRepository, type StepInfoOverride } from './step-infos.repository';
 
 /** Who is asking: admins may change how infos are shown. */
@@ -32,6 +33,8 @@ export class StepInfosService {
   constructor(
     db: Db,
     private readonly search: StepInfoSearch,
+    /** Configured prices: the cost hints show what a run is charged. */
+    private readonly prices: Prices,
   ) {
     this.repo = new StepInfosRepository(db);
   }
@@ -117,7 +120,7 @@ export class StepInfosService {
       params: type.params.map((p) => ({ ...p, label: zh?.params?.[p.name]?.label ?? p.label, help: zh?.params?.[p.name]?.help ?? p.help })),
       inputs: type.inputs,
       outputs: type.outputs,
-      cost: { ...type.cost, note: zh?.cost_note ?? type.cost.note },
+      cost: { ...this.prices.hint(type.id, type.cost), note: zh?.cost_note ?? type.cost.note },
       customized: info.override !== undefined,
     };
   }
