@@ -6,8 +6,10 @@ import type {
   ContactQueryOut,
   ContactQueryPage as ContactQueryPageSchema,
   ContactQuerySummary,
+  ContactReplyIn,
   ContactReplyOut,
   ContactStatus as ContactStatusSchema,
+  ContactStatusIn,
   ContactSubmitIn,
   ContactSubmitOut as ContactSubmitOutSchema,
   ContactUser as ContactUserSchema,
@@ -24,7 +26,7 @@ export const CONTACT_STATUSES: readonly ContactStatus[] = ['open', 'answered', '
 
 export type ReplyAuthorRole = Static<typeof ReplyRole>;
 export type ContactUser = Static<typeof ContactUserSchema>;
-export type { ContactQuerySummary, ContactQueryOut, ContactSubmitIn };
+export type { ContactQuerySummary, ContactQueryOut, ContactReplyIn, ContactStatusIn, ContactSubmitIn };
 /** A row of the support queue: whose query it is, too. */
 export type StaffQuerySummary = ContactQueryAdminSummary;
 export type ContactReply = Static<typeof ContactReplyOut>;
