@@ -8,6 +8,7 @@ import { TextField } from '../../components/TextField';
 import { useFieldErrors } from '../auth/useFieldErrors';
 import { requiredProblem } from '../auth/validation';
 import { useGetMyBetaStatusQuery, useRequestBetaMutation } from './betaApi';
+import { RedeemCodeForm } from './RedeemCodeForm';
 import { COMPANY_MAX, HEARD_FROM_MAX, USE_CASE_MAX, type BetaStatus } from './betaTypes';
 
 const STATUS_LOOK: Record<BetaStatus['status'], 'success' | 'info' | 'neutral'> = { member: 'success', invited: 'success', requested: 'info', none: 'neutral' };
@@ -138,8 +139,13 @@ export function BetaPage() {
       ) : (
         <>
           {status && <StatusCard status={status} />}
-          {/* Members have nothing to ask for; everyone else may ask, or change what they asked. */}
-          {status?.status !== 'member' && <RequestForm again={status?.status === 'requested'} />}
+          {/* Members have nothing to ask for; everyone else may join with a code, ask, or change what they asked. */}
+          {status?.status !== 'member' && (
+            <>
+              <RedeemCodeForm />
+              <RequestForm again={status?.status === 'requested'} />
+            </>
+          )}
         </>
       )}
     </Stack>

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { api, testUser } from '../../test/handlers';
 import { renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
-import type { BetaInterestRequest, InvitationCode } from './betaTypes';
+import type { BetaInterestRequest, InvitationCode, InviteOut } from './betaTypes';
 
 const code = (over: Partial<InvitationCode> = {}): InvitationCode => ({
   id: 'c-1',
@@ -119,7 +119,8 @@ describe('invitation codes (admin)', () => {
       http.post(api('/beta-interest/admin/requests/b-1/invite'), () => {
         invited = true;
         requests[0] = { ...requests[0], status: 'invited' };
-        return HttpResponse.json({ message: 'Invitation sent to kj@example.com.' });
+        const answer: InviteOut = { request: requests[0], code: code({ id: 'c-9', note: 'Katherine Johnson' }), message: 'Invitation sent to kj@example.com.' };
+        return HttpResponse.json(answer);
       }),
     );
     const { user } = renderApp({ route: '/admin/invitation-codes' });

@@ -1,4 +1,3 @@
-import type { MessageOut } from '../../../server/src/http/common.schemas';
 import { baseApi } from '../../services/baseApi';
 import type {
   BetaInterestRequestPage,
@@ -9,7 +8,10 @@ import type {
   InvitationCode,
   InvitationCodePage,
   InvitationCodesCreateIn,
+  InvitationCodesCreateOut,
   InvitationState,
+  InviteOut,
+  RedeemIn,
   SignupMode,
 } from './betaTypes';
 
@@ -34,7 +36,12 @@ export const betaApi = baseApi.injectEndpoints({
       query: (body) => ({ url: '/beta-interest/request', method: 'POST', body }),
       invalidatesTags: [MY_STATUS, REQUESTS],
     }),
-    createInvitationCodes: build.mutation<{ items: InvitationCode[] } & Partial<MessageOut>, InvitationCodesCreateIn>({
+    redeemInvitationCode: build.mutation<BetaStatus, RedeemIn>({
+      query: (body) => ({ url: '/beta-interest/redeem', method: 'POST', body }),
+      // The status changes to member; a used code's count changes, and the caller's request is settled.
+      invalidatesTags: [MY_STATUS, CODES, REQUESTS],
+    }),
+    createInvitationCodes: build.mutation<InvitationCodesCreateOut, InvitationCodesCreateIn>({
       query: (body) => ({ url: '/beta-interest/admin/invitation-codes', method: 'POST', body }),
       invalidatesTags: [CODES],
     }),
@@ -50,7 +57,7 @@ export const betaApi = baseApi.injectEndpoints({
       query: ({ page = 1, pageSize = 20, status }) => ({ url: '/beta-interest/admin/requests', params: { page, page_size: pageSize, ...(status ? { status } : {}) } }),
       providesTags: [REQUESTS],
     }),
-    inviteBetaRequest: build.mutation<Partial<MessageOut>, string>({
+    inviteBetaRequest: build.mutation<InviteOut, string>({
       query: (id) => ({ url: `/beta-interest/admin/requests/${encodeURIComponent(id)}/invite`, method: 'POST' }),
       // The invitation is a new one-use code: both lists change.
       invalidatesTags: [REQUESTS, CODES],
@@ -62,6 +69,7 @@ export const {
   useGetSignupModeQuery,
   useGetMyBetaStatusQuery,
   useRequestBetaMutation,
+  useRedeemInvitationCodeMutation,
   useCreateInvitationCodesMutation,
   useListInvitationCodesQuery,
   useRevokeInvitationCodeMutation,

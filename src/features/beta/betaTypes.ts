@@ -1,74 +1,56 @@
-import type { PageOf } from '../../../server/src/http/common.schemas';
+import type { Static } from '@sinclair/typebox';
+import type {
+  BetaRequestAdminOut,
+  BetaRequestIn,
+  BetaRequestOut as BetaRequestOutSchema,
+  CodesCreateIn,
+  CodesCreateOut,
+  CodesPage,
+  CodeState,
+  InvitationCodeOut,
+  InviteOut as InviteOutSchema,
+  RedeemIn as RedeemInSchema,
+  RequestsPage,
+  RequestStatus,
+  SignupModeOut,
+} from '../../../server/src/modules/beta/beta.schemas';
 import type { BetaStatusOut } from '../../../server/src/modules/users/users.schemas';
 
-// The beta programme's shapes (issue 11's contract, "Beta"). They mirror the server's beta
-// schemas; once those are on main these become `Static<typeof …>` of them.
+// The beta programme's shapes, from the server's own schemas (issue 11's contract, "Beta").
 
 /** member: may use the product (or signed up with a code); requested: asked, waiting; invited: a code was sent. */
-export type BetaMembership = 'member' | 'requested' | 'invited' | 'none';
+export type BetaStatus = BetaStatusOut;
+export type BetaMembership = BetaStatus['status'];
 
-export interface BetaStatus extends BetaStatusOut {
-  status: BetaMembership;
-  requested_at: string | null;
-}
+export type { BetaRequestIn };
+/** The request's status, and the server's thanks (`message`), shown as a notice. */
+export type BetaRequestOut = Static<typeof BetaRequestOutSchema>;
+/** `POST /beta-interest/redeem`: join with an invitation code; answers the new beta status. */
+export type RedeemIn = Static<typeof RedeemInSchema>;
 
-export interface BetaRequestIn {
-  use_case: string;
-  company?: string;
-  heard_from?: string;
-}
+export type InvitationState = CodeState;
+export const INVITATION_STATES: readonly InvitationState[] = ['active', 'used_up', 'expired', 'revoked'];
 
-export interface BetaRequestOut {
-  status: string;
-  message: string;
-}
+export type InvitationCode = InvitationCodeOut;
+export type InvitationCodesCreateIn = CodesCreateIn;
+/** The new codes, and the server's notice. */
+export type InvitationCodesCreateOut = Static<typeof CodesCreateOut>;
 
-export const INVITATION_STATES = ['active', 'used_up', 'expired', 'revoked'] as const;
-export type InvitationState = (typeof INVITATION_STATES)[number];
+export type BetaRequestStatus = Static<typeof RequestStatus>;
+export type BetaInterestRequest = BetaRequestAdminOut;
+/** The request (now invited), the one-use code emailed for it, and the server's notice. */
+export type InviteOut = Static<typeof InviteOutSchema>;
 
-export interface InvitationCode {
-  id: string;
-  code: string;
-  max_uses: number;
-  uses: number;
-  expires_at: string | null;
-  note: string | null;
-  state: InvitationState;
-  created_at: string;
-  created_by_name: string | null;
-  uses_by: { name: string; email: string; used_at: string }[];
-}
+export type SignupMode = Static<typeof SignupModeOut>;
 
-export interface InvitationCodesCreateIn {
-  count: number;
-  max_uses: number;
-  expires_at?: string;
-  note?: string;
-}
+export type InvitationCodePage = Static<typeof CodesPage>;
+export type BetaInterestRequestPage = Static<typeof RequestsPage>;
 
-export type BetaRequestStatus = 'pending' | 'invited';
-
-export interface BetaInterestRequest {
-  id: string;
-  user: { id: string; name: string; email: string };
-  use_case: string;
-  company: string | null;
-  heard_from: string | null;
-  status: BetaRequestStatus;
-  created_at: string;
-}
-
-export interface SignupMode {
-  invite_only: boolean;
-}
-
-export type InvitationCodePage = PageOf<InvitationCode>;
-export type BetaInterestRequestPage = PageOf<BetaInterestRequest>;
-
-/** The server's input limits. */
+/** The server's input limits (beta.schemas). */
 export const USE_CASE_MAX = 2000;
 export const COMPANY_MAX = 200;
 export const HEARD_FROM_MAX = 200;
 export const NOTE_MAX = 500;
 export const CODES_PER_BATCH_MAX = 100;
 export const MAX_USES_MAX = 10_000;
+export const INVITATION_CODE_MAX = 40;

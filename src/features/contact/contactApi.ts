@@ -4,8 +4,10 @@ import type {
   ContactQueryOut,
   ContactQueryPage,
   ContactCategory,
+  ContactReplyIn,
   ContactStatus,
   ContactSubmitIn,
+  ContactStatusIn,
   ContactSubmitOut,
   StaffQueryPage,
 } from './contactTypes';
@@ -27,7 +29,10 @@ export interface StaffQueriesArgs extends MyQueriesArgs {
 
 const LIST = { type: 'ContactQuery' as const, id: 'LIST' };
 
-/** Moves the query's text out of `message`, where the notices middleware would toast it. */
+/**
+ * The server answers a query with its text in a top-level `message` (ContactQueryOut), where the
+ * notices middleware would toast it: moved to `text`.
+ */
 const withText = ({ message, ...query }: ContactQueryOut): ContactQuery => ({ ...query, text: message });
 
 export const contactApi = baseApi.injectEndpoints({
@@ -52,12 +57,12 @@ export const contactApi = baseApi.injectEndpoints({
       transformResponse: withText,
       providesTags: (_r, _e, id) => [{ type: 'ContactQuery', id }],
     }),
-    replyToContactQuery: build.mutation<ContactQuery, { id: string; message: string }>({
+    replyToContactQuery: build.mutation<ContactQuery, { id: string } & ContactReplyIn>({
       query: ({ id, message }) => ({ url: `/contact/${encodeURIComponent(id)}/replies`, method: 'POST', body: { message } }),
       transformResponse: withText,
       invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'ContactQuery', id }],
     }),
-    setContactQueryStatus: build.mutation<ContactQuery, { id: string; status: ContactStatus }>({
+    setContactQueryStatus: build.mutation<ContactQuery, { id: string } & ContactStatusIn>({
       query: ({ id, status }) => ({ url: `/contact/${encodeURIComponent(id)}`, method: 'PATCH', body: { status } }),
       transformResponse: withText,
       invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'ContactQuery', id }],

@@ -1,56 +1,38 @@
-import type { PageOf } from '../../../server/src/http/common.schemas';
+import type { Static } from '@sinclair/typebox';
+import type {
+  ContactAdminPage,
+  ContactCategory as ContactCategorySchema,
+  ContactQueryAdminSummary,
+  ContactQueryOut,
+  ContactQueryPage as ContactQueryPageSchema,
+  ContactQuerySummary,
+  ContactReplyIn,
+  ContactReplyOut,
+  ContactStatus as ContactStatusSchema,
+  ContactStatusIn,
+  ContactSubmitIn,
+  ContactSubmitOut as ContactSubmitOutSchema,
+  ContactUser as ContactUserSchema,
+  ReplyRole,
+} from '../../../server/src/modules/contact/contact.schemas';
 
-// The Contact area's shapes (issue 11's contract, "Contact"). They mirror the server's
-// contact schemas; once those are on main these become `Static<typeof …>` of them.
+// The Contact area's shapes, from the server's own schemas (issue 11's contract, "Contact").
 
-export const CONTACT_CATEGORIES = ['general', 'billing', 'technical', 'feature', 'account'] as const;
-export type ContactCategory = (typeof CONTACT_CATEGORIES)[number];
+export type ContactCategory = Static<typeof ContactCategorySchema>;
+export const CONTACT_CATEGORIES: readonly ContactCategory[] = ['general', 'billing', 'technical', 'feature', 'account'];
 
-export const CONTACT_STATUSES = ['open', 'answered', 'closed'] as const;
-export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+export type ContactStatus = Static<typeof ContactStatusSchema>;
+export const CONTACT_STATUSES: readonly ContactStatus[] = ['open', 'answered', 'closed'];
 
-export type ReplyAuthorRole = 'user' | 'support';
-
-export interface ContactUser {
-  id: string;
-  name: string;
-  email: string;
-}
-
-export interface ContactQuerySummary {
-  id: string;
-  subject: string;
-  category: ContactCategory;
-  status: ContactStatus;
-  created_at: string;
-  updated_at: string;
-  reply_count: number;
-  last_reply_at: string | null;
-  last_reply_role: ReplyAuthorRole | null;
-}
-
+export type ReplyAuthorRole = Static<typeof ReplyRole>;
+export type ContactUser = Static<typeof ContactUserSchema>;
+export type { ContactQuerySummary, ContactQueryOut, ContactReplyIn, ContactStatusIn, ContactSubmitIn };
 /** A row of the support queue: whose query it is, too. */
-export interface StaffQuerySummary extends ContactQuerySummary {
-  user: ContactUser;
-}
-
-export interface ContactReply {
-  id: string;
-  author_role: ReplyAuthorRole;
-  author_name: string;
-  message: string;
-  created_at: string;
-}
-
-/** One query with its conversation, oldest reply first, as the server sends it. */
-export interface ContactQueryOut extends ContactQuerySummary {
-  message: string;
-  user: ContactUser;
-  replies: ContactReply[];
-}
+export type StaffQuerySummary = ContactQueryAdminSummary;
+export type ContactReply = Static<typeof ContactReplyOut>;
 
 /**
- * The same, as the screens hold it: the query's own words are `text`. A success body's top-level
+ * A query as the screens hold it: the query's own words are `text`. A success body's top-level
  * `message` is a notice the notices middleware shows as a toast (spec §7), so a query left with
  * its text there would pop up every time it is opened or answered.
  */
@@ -58,21 +40,12 @@ export interface ContactQuery extends Omit<ContactQueryOut, 'message'> {
   text: string;
 }
 
-export interface ContactSubmitIn {
-  subject: string;
-  message: string;
-  category: ContactCategory;
-}
+/** The new query, and the server's confirmation (`message`), shown as a notice. */
+export type ContactSubmitOut = Static<typeof ContactSubmitOutSchema>;
 
-export interface ContactSubmitOut {
-  query: ContactQueryOut;
-  /** The server's confirmation, shown as a notice. */
-  message: string;
-}
+export type ContactQueryPage = Static<typeof ContactQueryPageSchema>;
+export type StaffQueryPage = Static<typeof ContactAdminPage>;
 
-export type ContactQueryPage = PageOf<ContactQuerySummary>;
-export type StaffQueryPage = PageOf<StaffQuerySummary>;
-
-/** The server's input limits, so the form stops where the server would refuse. */
+/** The server's input limits (contact.schemas), so the form stops where the server would refuse. */
 export const SUBJECT_MAX = 200;
 export const MESSAGE_MAX = 5000;

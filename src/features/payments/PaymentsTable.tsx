@@ -8,7 +8,7 @@ import { useListPaymentsQuery } from './paymentsApi';
 
 const PAGE_SIZE = 10;
 
-/** The user's payments, newest first, with their status (pending, completed, refunded…). */
+/** The user's payments, newest first, with their status (pending, succeeded, refunded…). */
 export function PaymentsTable() {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });

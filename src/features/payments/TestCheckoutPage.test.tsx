@@ -59,10 +59,10 @@ describe('test checkout page', () => {
   });
 
   it('a finished payment offers only the way back', async () => {
-    server.use(http.get(api('/payments/test-checkout/pay-2'), () => HttpResponse.json({ ...checkout, status: 'completed' })));
+    server.use(http.get(api('/payments/test-checkout/pay-2'), () => HttpResponse.json({ ...checkout, status: 'succeeded' })));
     renderApp({ route: '/billing/test-checkout/pay-2' });
     expect(await screen.findByText('This payment is no longer open.')).toBeInTheDocument();
-    expect(screen.getByText('Completed')).toBeInTheDocument();
+    expect(screen.getByText('Paid')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Pay/ })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to billing' })).toHaveAttribute('href', '/billing');
   });

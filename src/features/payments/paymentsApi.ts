@@ -1,72 +1,36 @@
-import type { PageOf } from '../../../server/src/http/common.schemas';
+import type { Static } from '@sinclair/typebox';
+import type {
+  CheckoutIn,
+  CheckoutOut,
+  CreditPackOut,
+  PacksOut,
+  PaymentMode,
+  PaymentOut,
+  PaymentsPage as PaymentsPageSchema,
+  PaymentsQuery,
+  RedirectOut,
+  TestCheckoutOut,
+} from '../../../server/src/modules/payments/payments.schemas';
 import { baseApi } from '../../services/baseApi';
 
 // Spec area "Payments" (issue 11): credit packs, a checkout session (Stripe's page, or the built-in
 // test checkout without Stripe keys), the user's payments, and the test checkout's own calls.
-// A completed payment credits the account, so it invalidates the balance and the ledger.
+// A succeeded payment credits the account, so it invalidates the balance and the ledger.
 
-export type PaymentMode = 'stripe' | 'test';
-
-export interface CreditPack {
-  id: string;
-  name: string;
-  credits: number;
-  amount_cents: number;
-  currency: string;
-}
-
-export interface CreditPacks {
-  mode: PaymentMode;
-  items: CreditPack[];
-}
-
-export interface CheckoutSession {
-  /** Our payment id. */
-  id: string;
-  /** Stripe's hosted page (an absolute URL), or an app path to the test checkout. */
-  checkout_url: string;
-  mode: PaymentMode;
-}
-
-export interface CheckoutSessionIn {
-  pack_id: string;
-  /** App paths ('/billing?payment=success'); the server's defaults when absent. */
-  success_path?: string;
-  cancel_path?: string;
-}
-
-/** The statuses the screens know; a newer server may answer another, shown as it is. */
-export const PAYMENT_STATUSES = ['pending', 'completed', 'cancelled', 'expired', 'failed', 'refunded', 'partially_refunded'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-export interface Payment {
-  id: string;
-  pack_id: string;
-  pack_name: string;
-  credits: number;
-  amount_cents: number;
-  currency: string;
-  status: PaymentStatus | (string & {});
-  provider: string;
-  refunded_cents: number;
-  created_at: string;
-  completed_at: string | null;
-}
-
-export interface TestCheckout {
-  id: string;
-  pack_name: string;
-  credits: number;
-  amount_cents: number;
-  currency: string;
-  status: PaymentStatus | (string & {});
-  test_mode: true;
-}
-
-export interface RedirectOut {
-  /** An app path to go to next (the checkout's success or cancel path). */
-  redirect_path: string;
-}
+export type { PaymentMode };
+export type CreditPack = Static<typeof CreditPackOut>;
+export type CreditPacks = PacksOut;
+/** `id` is our payment id; `checkout_url` is Stripe's hosted page (absolute) or the test checkout's app path. */
+export type CheckoutSession = CheckoutOut;
+/** Paths are app paths ('/billing?payment=success'); the server's defaults when absent. */
+export type CheckoutSessionIn = CheckoutIn;
+export type Payment = PaymentOut;
+export type PaymentStatus = PaymentOut['status'];
+export type PaymentsListQuery = Static<typeof PaymentsQuery>;
+export type PaymentsPage = Static<typeof PaymentsPageSchema>;
+export type TestCheckout = TestCheckoutOut;
+/** `redirect_path`: an app path to go to next (the checkout's success or cancel path). */
+export type { RedirectOut };
 
 const creditedTags = [
   { type: 'Balance' as const, id: 'ME' },
@@ -83,7 +47,7 @@ export const paymentsApi = baseApi.injectEndpoints({
       query: (body) => ({ url: '/payments/create-checkout-session', method: 'POST', body }),
       invalidatesTags: [{ type: 'Payment', id: 'LIST' }],
     }),
-    listPayments: build.query<PageOf<Payment>, { page?: number; pageSize?: number; status?: PaymentStatus }>({
+    listPayments: build.query<PaymentsPage, { page?: number; pageSize?: number; status?: PaymentsListQuery['status'] }>({
       query: ({ page = 1, pageSize = 10, status }) => ({ url: '/payments/', params: { page, page_size: pageSize, ...(status ? { status } : {}) } }),
       providesTags: [{ type: 'Payment', id: 'LIST' }],
     }),

@@ -29,7 +29,7 @@ describe('billing page', () => {
 
     const payments = await screen.findByRole('table', { name: 'Payments' });
     expect(await within(payments).findByText('$5.00')).toBeInTheDocument();
-    expect(within(payments).getByText('Completed')).toBeInTheDocument();
+    expect(within(payments).getByText('Paid')).toBeInTheDocument();
   });
 
   it('filters the usage rows by dates and workflow, from the first page', async () => {

@@ -52,7 +52,7 @@ export const payment: Payment = {
   credits: 500,
   amount_cents: 500,
   currency: 'usd',
-  status: 'completed',
+  status: 'succeeded',
   provider: 'test',
   refunded_cents: 0,
   created_at: '2026-11-18T12:00:00.000Z',

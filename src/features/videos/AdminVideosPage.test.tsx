@@ -16,6 +16,8 @@ const seeded: AdminVideo = {
   locale: 'en',
   position: 0,
   status: 'hidden',
+  created_at: '2026-11-20T10:00:00.000Z',
+  updated_at: '2026-11-20T10:00:00.000Z',
 };
 
 beforeEach(() => {
@@ -31,8 +33,8 @@ describe('videos (admin)', () => {
       http.get(api('/videos/admin/all'), () => HttpResponse.json({ items: all, total: all.length, page: 1, page_size: 100 })),
       http.post(api('/videos/admin'), async ({ request }) => {
         created = await request.json();
-        all.push({ ...(created as Omit<AdminVideo, 'id'>), id: 'v-2' });
-        return HttpResponse.json(all[1], { status: 201 });
+        all.push({ ...(created as Omit<AdminVideo, 'id' | 'created_at' | 'updated_at'>), id: 'v-2', created_at: '2026-11-24T08:00:00.000Z', updated_at: '2026-11-24T08:00:00.000Z' });
+        return HttpResponse.json({ ...all[1], message: 'Video added.' }, { status: 201 });
       }),
       http.delete(api('/videos/admin/v-1'), () => {
         all.splice(0, 1);
@@ -47,13 +49,17 @@ describe('videos (admin)', () => {
 
     await user.click(screen.getByRole('button', { name: 'Add video' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add a video' });
-    // A URL the server would refuse is caught here first.
+    // A URL and a length the server would refuse are caught here first.
     await user.type(within(dialog).getByLabelText('Title'), 'Agents in five minutes');
     await user.type(within(dialog).getByLabelText('Video URL'), 'ftp://example.com/agents.mp4');
-    await user.type(within(dialog).getByLabelText('Duration (seconds)'), '300');
+    await user.type(within(dialog).getByLabelText('Duration (seconds)'), '86401');
     await user.click(within(dialog).getByRole('button', { name: 'Add video' }));
     expect(within(dialog).getByText('Enter an http(s) address or a path starting with /.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Enter the length in whole seconds, at most 86400 (one day).')).toBeInTheDocument();
     expect(created).toBeNull();
+
+    await user.clear(within(dialog).getByLabelText('Duration (seconds)'));
+    await user.type(within(dialog).getByLabelText('Duration (seconds)'), '300');
 
     await user.clear(within(dialog).getByLabelText('Video URL'));
     await user.type(within(dialog).getByLabelText('Video URL'), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
@@ -65,6 +71,7 @@ describe('videos (admin)', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add video' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByRole('status')).toHaveTextContent('Video added.');
     expect(created).toEqual({
       title: 'Agents in five minutes',
       description: 'Ask the assistant to build a step.',

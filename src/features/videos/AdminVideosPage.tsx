@@ -2,7 +2,6 @@ import { Badge, Button, Flex, Heading, HStack, IconButton, Skeleton, Stack, Swit
 import { useState } from 'react';
 import { LuPencil, LuPlus, LuTrash2 } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { Locale } from '../../../server/src/modules/users/users.schemas';
 import { usePageTitle } from '../../app/usePageTitle';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog } from '../../components/FormDialog';
@@ -13,9 +12,19 @@ import { AdminHeader } from '../admin/AdminHeader';
 import { useFieldErrors } from '../auth/useFieldErrors';
 import { formatDuration } from './videoSource';
 import { useCreateVideoMutation, useDeleteVideoMutation, useListAdminVideosQuery, useUpdateVideoMutation } from './videosApi';
-import { DESCRIPTION_MAX, TITLE_MAX, URL_MAX, VIDEO_CATEGORIES, type AdminVideo, type VideoCategory, type VideoIn } from './videosTypes';
-
-const LOCALES: Locale[] = ['en', 'cn'];
+import {
+  DESCRIPTION_MAX,
+  DURATION_MAX_SECONDS,
+  POSITION_MAX,
+  TITLE_MAX,
+  URL_MAX,
+  VIDEO_CATEGORIES,
+  VIDEO_LOCALES,
+  type AdminVideo,
+  type VideoCategory,
+  type VideoCreateIn,
+  type VideoLocale,
+} from './videosTypes';
 
 type Field = 'title' | 'description' | 'url' | 'thumbnailUrl' | 'duration' | 'position';
 
@@ -34,7 +43,7 @@ function VideoDialog({ video, open, onClose }: { video: AdminVideo | null; open:
   const [thumbnailUrl, setThumbnailUrl] = useState(video?.thumbnail_url ?? '');
   const [duration, setDuration] = useState(video ? String(video.duration_seconds) : '');
   const [category, setCategory] = useState<VideoCategory>(video?.category ?? 'getting_started');
-  const [locale, setLocale] = useState<Locale>(video?.locale ?? 'en');
+  const [locale, setLocale] = useState<VideoLocale>(video?.locale ?? 'en');
   const [position, setPosition] = useState(video ? String(video.position) : '0');
   const [published, setPublished] = useState(video ? video.status === 'published' : true);
   const { check, clear, errorFor, showServerErrors } = useFieldErrors<Field>();
@@ -46,11 +55,11 @@ function VideoDialog({ video, open, onClose }: { video: AdminVideo | null; open:
       title: title.trim() ? null : 'admin.videos.title.required',
       url: isVideoUrl(url.trim()) ? null : 'admin.videos.url.invalid',
       thumbnailUrl: !thumbnailUrl.trim() || isVideoUrl(thumbnailUrl.trim()) ? null : 'admin.videos.url.invalid',
-      duration: duration.trim() && Number.isInteger(durationValue) && durationValue >= 0 ? null : 'admin.videos.duration.invalid',
-      position: position.trim() && Number.isInteger(positionValue) && positionValue >= 0 ? null : 'admin.videos.position.invalid',
+      duration: duration.trim() && Number.isInteger(durationValue) && durationValue >= 0 && durationValue <= DURATION_MAX_SECONDS ? null : 'admin.videos.duration.invalid',
+      position: position.trim() && Number.isInteger(positionValue) && positionValue >= 0 && positionValue <= POSITION_MAX ? null : 'admin.videos.position.invalid',
     });
     if (!valid) return;
-    const body: VideoIn = {
+    const body: VideoCreateIn = {
       title: title.trim(),
       description: description.trim(),
       url: url.trim(),
@@ -106,8 +115,8 @@ function VideoDialog({ video, open, onClose }: { video: AdminVideo | null; open:
         />
         <TextField label={t('admin.videos.field.thumbnailUrl')} name="thumbnail_url" size="md" maxLength={URL_MAX} value={thumbnailUrl} {...field('thumbnailUrl', setThumbnailUrl)} />
         <Flex gap="4" direction={{ base: 'column', sm: 'row' }}>
-          <TextField label={t('admin.videos.field.duration')} name="duration_seconds" type="number" min={0} size="md" value={duration} {...field('duration', setDuration)} />
-          <TextField label={t('admin.videos.field.position')} name="position" type="number" min={0} size="md" value={position} {...field('position', setPosition)} />
+          <TextField label={t('admin.videos.field.duration')} name="duration_seconds" type="number" min={0} max={DURATION_MAX_SECONDS} size="md" value={duration} {...field('duration', setDuration)} />
+          <TextField label={t('admin.videos.field.position')} name="position" type="number" min={0} max={POSITION_MAX} size="md" value={position} {...field('position', setPosition)} />
         </Flex>
         <Flex gap="4" direction={{ base: 'column', sm: 'row' }}>
           <SelectField
@@ -124,7 +133,7 @@ function VideoDialog({ video, open, onClose }: { video: AdminVideo | null; open:
             size="md"
             value={locale}
             onChange={setLocale}
-            options={LOCALES.map((value) => ({ value, label: t(`settings.language.${value}`) }))}
+            options={VIDEO_LOCALES.map((value) => ({ value, label: t(`settings.language.${value}`) }))}
           />
         </Flex>
         <Switch.Root colorPalette="brand" checked={published} onCheckedChange={(d) => setPublished(d.checked)}>

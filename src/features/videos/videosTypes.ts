@@ -1,37 +1,46 @@
-import type { PageOf } from '../../../server/src/http/common.schemas';
-import type { Locale } from '../../../server/src/modules/users/users.schemas';
+import type { Static } from '@sinclair/typebox';
+import type {
+  VideoAdminOut,
+  VideoAdminPage,
+  VideoCategory as VideoCategorySchema,
+  VideoCreateIn,
+  VideoLocale as VideoLocaleSchema,
+  VideoOut,
+  VideoPage as VideoPageSchema,
+  VideoPatchIn,
+  VideoSavedOut,
+  VideosAdminQuery,
+  VideosQuery,
+  VideoStatus as VideoStatusSchema,
+} from '../../../server/src/modules/videos/videos.schemas';
 
-// Tutorial videos' shapes (issue 11's contract, "Videos"). They mirror the server's video schemas;
-// once those are on main these become `Static<typeof …>` of them.
+// Tutorial videos' shapes, from the server's own schemas (issue 11's contract, "Videos").
 
-export const VIDEO_CATEGORIES = ['getting_started', 'workflows', 'datasets', 'agents', 'billing'] as const;
-export type VideoCategory = (typeof VIDEO_CATEGORIES)[number];
+export type VideoCategory = Static<typeof VideoCategorySchema>;
+export const VIDEO_CATEGORIES: readonly VideoCategory[] = ['getting_started', 'workflows', 'datasets', 'agents', 'billing'];
 
-export type VideoStatus = 'published' | 'hidden';
+export type VideoLocale = Static<typeof VideoLocaleSchema>;
+export const VIDEO_LOCALES: readonly VideoLocale[] = ['en', 'cn'];
 
-export interface Video {
-  id: string;
-  title: string;
-  description: string;
-  /** http(s) URL or a path on this site ('/tutorials/…'). */
-  url: string;
-  thumbnail_url: string | null;
-  duration_seconds: number;
-  category: VideoCategory;
-  locale: Locale;
-}
+export type VideoStatus = Static<typeof VideoStatusSchema>;
 
-/** What admins see: hidden ones too, and the order they are listed in. */
-export interface AdminVideo extends Video {
-  status: VideoStatus;
-  position: number;
-}
+/** `url`: an http(s) URL or a path on this site ('/tutorials/…'). */
+export type Video = VideoOut;
+/** What admins see: hidden ones too, the order they are listed in, and when they were changed. */
+export type AdminVideo = VideoAdminOut;
+/** A saved video (add or change), with the server's notice. */
+export type SavedVideo = Static<typeof VideoSavedOut>;
 
-export type VideoIn = Omit<AdminVideo, 'id'>;
+export type { VideoCreateIn, VideoPatchIn };
+export type VideosListQuery = Static<typeof VideosQuery>;
+export type AdminVideosListQuery = Static<typeof VideosAdminQuery>;
 
-export type VideoPage = PageOf<Video>;
-export type AdminVideoPage = PageOf<AdminVideo>;
+export type VideoPage = Static<typeof VideoPageSchema>;
+export type AdminVideoPage = Static<typeof VideoAdminPage>;
 
+/** The server's input limits (videos.schemas). */
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 2000;
 export const URL_MAX = 2000;
+export const DURATION_MAX_SECONDS = 86_400;
+export const POSITION_MAX = 100_000;
