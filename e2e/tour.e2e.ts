@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { setUserRole } from '../server/src/modules/users/set-role';
 import { logInViaApi, newAccount, sendWithToken, signUpViaApi } from './support/api';
 import { englishOnlyTexts, lowContrastTexts, untranslatedTexts, type LowContrast } from './support/audit';
 import { ARTIFACTS_DIR, useE2E } from './support/stack';
@@ -25,12 +26,16 @@ interface Furnished {
   workflowId: string;
   /** The output of the add-column step in the newest run, and the earlier run's one it is compared with. */
   datasetId: string;
+  /** A contact query of the user's, open in the support queue. */
+  queryId: string;
+  /** A credit pack checkout not paid yet (test mode). */
+  paymentId: string;
 }
 
 const FINAL_STATES = ['succeeded', 'failed', 'cancelled'];
 
 /**
- * A user in the given language with a CSV in a folder, a workflow reading it (filter, add column,
+ * An admin (so the support and admin screens open too) in the given language with a CSV in a folder, a workflow reading it (filter, add column,
  * and a second filter naming a column the CSV lacks), and two runs of it: a first one up to the
  * added column, then, with the filter and the formula changed (a cached step would reuse its
  * dataset, leaving nothing to compare), the whole workflow, whose second filter fails.
@@ -38,6 +43,7 @@ const FINAL_STATES = ['succeeded', 'failed', 'cancelled'];
 async function furnishedAccount(language: Language): Promise<Furnished> {
   const zh = language === 'cn';
   const account = await signUpViaApi(e2e.baseUrl, newAccount({ name: zh ? '林佳' : 'Grace Hopper' }));
+  await setUserRole(e2e.stack.app.db, account.email, 'admin');
   const token = await logInViaApi(e2e.baseUrl, account);
   await api(token, language, 'PATCH', '/users/me/settings', { locale: language });
 
@@ -70,7 +76,16 @@ async function furnishedAccount(language: Language): Promise<Furnished> {
   if (second.state !== 'failed') throw new Error(`The second run should fail on the missing column, it ended ${second.state}`);
   const datasetId = second.step_runs.find((s) => s.step_id === label.id)?.output_dataset_id;
   if (!datasetId) throw new Error('The second run wrote no dataset for the added column');
-  return { token, workflowId, datasetId };
+
+  // Something on the support, admin and billing screens.
+  const query = await api(token, language, 'POST', '/contact/submit', {
+    subject: zh ? '导入在第 10,000 行停止' : 'Row limit on a large CSV',
+    message: zh ? '我的 CSV 有 50,000 行，但导入只读到 10,000 行。' : 'My CSV has 50,000 rows but the import stops at 10,000.',
+    category: 'technical',
+  });
+  await api(token, language, 'POST', '/beta-interest/admin/invitation-codes', { count: 2, max_uses: 1, note: zh ? '柏林聚会' : 'Meetup in Berlin' });
+  const checkout = await api(token, language, 'POST', '/payments/create-checkout-session', { pack_id: 'starter' });
+  return { token, workflowId, datasetId, queryId: (query.query as { id: string }).id, paymentId: checkout.id as string };
 }
 
 interface Screen {
@@ -82,7 +97,7 @@ interface Screen {
   open?: (page: Page) => Promise<void>;
 }
 
-const screens = ({ workflowId, datasetId }: Furnished, publish: () => Promise<void>): Screen[] => [
+const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publish: () => Promise<void>): Screen[] => [
   { name: 'dashboard', path: '/' },
   { name: 'workflows', path: '/workflows' },
   {
@@ -204,6 +219,16 @@ const screens = ({ workflowId, datasetId }: Furnished, publish: () => Promise<vo
   { name: 'settings', path: '/settings' },
   { name: 'gallery', path: '/gallery', before: publish },
   { name: 'gallery-preview', path: `/gallery/${workflowId}`, open: (page) => page.getByTestId('step-node').nth(2).waitFor() },
+  { name: 'billing', path: '/billing' },
+  { name: 'test-checkout', path: `/billing/test-checkout/${paymentId}` },
+  { name: 'contact', path: '/contact' },
+  { name: 'contact-query', path: `/contact/${queryId}` },
+  { name: 'support', path: '/support' },
+  { name: 'support-query', path: `/support/${queryId}` },
+  { name: 'beta', path: '/beta' },
+  { name: 'videos', path: '/videos' },
+  { name: 'admin-invitation-codes', path: '/admin/invitation-codes' },
+  { name: 'admin-videos', path: '/admin/videos' },
 ];
 
 /** Opens the page's `index`th tab and answers its panel (the tab left may still be fading out). */
@@ -292,6 +317,7 @@ const visitorScreens: Screen[] = [
   { name: 'sign-in', path: '/login' },
   { name: 'sign-up', path: '/signup' },
   { name: 'forgot-password', path: '/forgot-password' },
+  { name: 'videos-visitor', path: '/videos' },
 ];
 
 describe('every screen in both themes and both languages', () => {

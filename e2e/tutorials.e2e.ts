@@ -14,7 +14,8 @@ import { storeToken } from './support/ui';
 // Skipped otherwise, so that a test run never rewrites them. Each recording is also a journey: it
 // fails when a step of the tutorial no longer works.
 
-const e2e = useE2E({ IN_PROCESS_WORKER: 'true' });
+// Filters and totals are priced here so the billing tutorial has spending to show.
+const e2e = useE2E({ IN_PROCESS_WORKER: 'true', STEP_PRICES: JSON.stringify({ filter: 2, aggregate: 3 }) });
 const describeWhenAsked = process.env.RECORD_TUTORIALS === '1' ? describe : describe.skip;
 const OUT = path.resolve(__dirname, '../public/tutorials');
 
@@ -52,6 +53,10 @@ const captions = {
   firstWorkflow: {
     en: ['Upload a CSV file in Files', 'Start a workflow from it', 'Add a step from the catalogue', 'Say which rows to keep, then save', 'Run the workflow and watch each step', 'Open the result'],
     cn: ['在“文件”中上传一个 CSV 文件', '用它新建工作流', '从步骤目录添加一个步骤', '写下要保留哪些行，然后保存', '运行工作流，观察每个步骤', '打开结果'],
+  },
+  billing: {
+    en: ['Billing shows your balance and what your workflows spent', 'Compare workflows', 'Every charge, step by step', 'Top up: choose a pack', 'Pay on the checkout page (test mode here)', 'The credits are in your balance'],
+    cn: ['“账单”显示余额以及各工作流的花费', '比较各个工作流', '每一笔费用，精确到步骤', '充值：选择一个套餐', '在结账页面付款（此处为测试模式）', '积分已到账'],
   },
   files: {
     en: ['Files keeps everything you upload', 'Make a folder for your reports', 'Upload straight into it', 'Each file has its actions: preview, download, use in a workflow'],
@@ -134,7 +139,70 @@ async function recordFiles(lang: Lang): Promise<number> {
   return rec.save(path.join(OUT, ...(lang === 'cn' ? ['cn'] : [])), 'files');
 }
 
-const tutorials: Record<string, (lang: Lang) => Promise<number>> = { 'first-workflow': recordFirstWorkflow, files: recordFiles };
+/** Two small workflows run to the end through the API, so the account has spending to look at. */
+async function spendSomeCredits(token: string, names: string[]): Promise<void> {
+  const api = (method: string, pathname: string, body?: unknown) => sendWithToken(e2e.baseUrl, token, method, `/api/v1${pathname}`, body);
+  for (const [i, name] of names.entries()) {
+    const workflow = await api('POST', '/workflows/', { name });
+    const table = await api('POST', '/workflow-steps/', {
+      workflow_id: workflow.id,
+      step_type: 'table_input',
+      name: 'Orders',
+      position: { x: 0, y: 0 },
+      param_inputs: { columns: [{ name: 'region', type: 'text' }, { name: 'amount', type: 'integer' }], rows: [['North', 10], ['South', 25 + i], ['North', 40]] },
+    });
+    const filter = await api('POST', '/workflow-steps/', { workflow_id: workflow.id, step_type: 'filter', name: 'Big orders', inputs: [table.id], position: { x: 0, y: 160 }, param_inputs: { condition: 'amount > 20' } });
+    const totals = await api('POST', '/workflow-steps/', {
+      workflow_id: workflow.id,
+      step_type: 'aggregate',
+      name: 'Totals',
+      inputs: [filter.id],
+      position: { x: 0, y: 320 },
+      param_inputs: { group_by: ['region'], aggregations: [{ column: 'amount', function: 'sum', as: 'total' }] },
+    });
+    for (let run = 0; run <= i; run++) {
+      const started = await api('POST', `/workflow-execution/${workflow.id as string}/steps/${totals.id as string}/execute?mode=all`, {});
+      for (let tries = 0; ; tries++) {
+        const state = (await api('GET', `/workflow-runs/${started.id as string}`)).state;
+        if (state === 'succeeded') break;
+        if (state === 'failed' || tries > 100) throw new Error(`The run of ${name} ended ${String(state)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+}
+
+async function recordBilling(lang: Lang): Promise<number> {
+  const t = textsOf(lang);
+  const say = captions.billing[lang];
+  const { page, prefix, token } = await tutorialPage(e2e, lang);
+  await spendSomeCredits(token, lang === 'cn' ? ['每周销售', '客户清理'] : ['Weekly sales', 'Customer clean-up']);
+  const rec = await startRecording(page);
+  await page.goto(`${prefix}/billing`);
+  await page.getByText(t('billing.balance')).first().waitFor();
+  await page.waitForTimeout(800);
+  await rec.caption(say[0], 2600);
+  const byWorkflow = page.getByRole('button', { name: t('billing.chart.byWorkflow') });
+  await byWorkflow.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+  await page.waitForTimeout(800);
+  await byWorkflow.click();
+  await rec.caption(say[1], 2400);
+  await page.getByText(t('billing.records.title')).evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+  await rec.caption(say[2], 2600);
+  await page.getByText(t('payments.topUp.title')).first().evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+  await rec.caption(say[3], 1400);
+  await page.getByRole('button', { name: t('payments.buyPack', { name: 'Starter' }) }).click();
+  await page.waitForURL(/\/billing\/test-checkout\/[0-9a-f-]{36}$/);
+  await page.getByText(t('payments.testCheckout.banner'), { exact: true }).waitFor();
+  await rec.caption(say[4], 2000);
+  await page.getByRole('button', { name: new RegExp(`^${t('payments.testCheckout.pay', { amount: 'AMOUNT' }).replace('AMOUNT', '.*')}$`) }).click();
+  await page.waitForURL((url) => url.pathname.endsWith('/billing'));
+  await page.getByText(t('payments.banner.success.title')).waitFor();
+  await rec.caption(say[5], 3000);
+  return rec.save(path.join(OUT, ...(lang === 'cn' ? ['cn'] : [])), 'billing');
+}
+
+const tutorials: Record<string, (lang: Lang) => Promise<number>> = { 'first-workflow': recordFirstWorkflow, files: recordFiles, billing: recordBilling };
 
 describeWhenAsked('tutorial videos', () => {
   for (const [name, record] of Object.entries(tutorials)) {

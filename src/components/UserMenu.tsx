@@ -68,7 +68,7 @@ export function UserMenu() {
               <FormattedMessage id="nav.billing" />
               {balance?.billing_enabled && (
                 <Text as="span" ms="auto" textStyle="sm" color="fg.muted" data-testid="menu-balance">
-                  <FormattedMessage id="billing.menuBalance" values={{ credits: formatCredits(intl, balance.balance) }} />
+                  <FormattedMessage id="billing.menuBalance" values={{ count: balance.balance, credits: formatCredits(intl, balance.balance) }} />
                 </Text>
               )}
             </Menu.Item>

@@ -62,7 +62,7 @@ export function CreditPacks() {
               <Card.Body gap="2">
                 <Text fontWeight="semibold">{pack.name}</Text>
                 <Text textStyle="2xl" fontWeight="bold">
-                  {t('billing.creditsAmount', { credits: formatCredits(intl, pack.credits) })}
+                  {t('billing.creditsAmount', { count: pack.credits, credits: formatCredits(intl, pack.credits) })}
                 </Text>
                 <Text color="fg.muted">{formatMoney(intl, pack.amount_cents, pack.currency)}</Text>
               </Card.Body>

@@ -60,7 +60,7 @@ export function TestCheckoutPage() {
   const pending = data.status === 'pending';
   return (
     <Stack gap="6" maxW="lg" mx="auto">
-      <Alert.Root status="warning" variant="solid" rounded="xl" data-testid="test-mode-banner">
+      <Alert.Root status="warning" variant="surface" rounded="xl" data-testid="test-mode-banner">
         <Alert.Indicator>
           <LuFlaskConical />
         </Alert.Indicator>

@@ -17,8 +17,8 @@ function CostHint({ cost }: { cost: StepInfoOut['cost'] }) {
   const intl = useIntl();
   if (cost.credits <= 0) return null;
   return (
-    <Text textStyle="xs" color="fg.subtle" data-testid="catalogue-cost">
-      {intl.formatMessage({ id: cost.per === 'record' ? 'billing.cost.perRecord' : 'billing.cost.perRun' }, { credits: formatFineCredits(intl, cost.credits) })}
+    <Text textStyle="xs" color="fg.muted" data-testid="catalogue-cost">
+      {intl.formatMessage({ id: cost.per === 'record' ? 'billing.cost.perRecord' : 'billing.cost.perRun' }, { count: cost.credits, credits: formatFineCredits(intl, cost.credits) })}
     </Text>
   );
 }

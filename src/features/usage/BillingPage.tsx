@@ -87,7 +87,7 @@ export function BillingPage() {
             <Skeleton height="10" width="40" />
           ) : balance ? (
             <Text textStyle="4xl" fontWeight="bold" data-testid="balance">
-              {t('billing.creditsAmount', { credits: formatCredits(intl, balance.balance) })}
+              {t('billing.creditsAmount', { count: balance.balance, credits: formatCredits(intl, balance.balance) })}
             </Text>
           ) : null}
           {balance && !billingOn && (

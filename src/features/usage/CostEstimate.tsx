@@ -16,7 +16,7 @@ export function CostEstimate({ compact = false, ...args }: CostEstimateArgs & { 
   const { data } = useGetCostEstimateQuery(args);
   if (!data || !data.billing_enabled) return null;
 
-  const values = { credits: formatCredits(intl, data.credits), balance: formatCredits(intl, data.balance) };
+  const values = { count: data.credits, credits: formatCredits(intl, data.credits), balance: formatCredits(intl, data.balance) };
   const breakdown = data.lines.map((line) => `${line.step_name}: ${formatCredits(intl, line.credits)}`).join('\n');
   return (
     <HStack
