@@ -11,6 +11,7 @@ import { StepsService } from '../server/src/modules/steps/steps.service';
 import { CodeSandbox, type CodeMode, type JsonRecord } from '../server/src/engine/sandbox';
 import { launchBrowser, chromiumPath } from '../e2e/support/browser';
 import { benchDatasets } from './datasets';
+import { benchLedger } from './ledger';
 import { benchRuns } from './runs';
 import { ApiClient } from './api-client';
 import { withPg } from './pg';
@@ -28,7 +29,8 @@ import { withPg } from './pg';
  * BENCH_EDITOR=1 (also time the editor in Chromium; needs `npm run build:web`), BENCH_DATASETS=1
  * (also page through a 1M-row dataset; `only`: that alone, see bench/datasets.ts), BENCH_SANDBOX=1
  * (also time the code step's sandbox; `only`: nothing else), BENCH_RUNS=1 (also time the run engine:
- * workflows over 100k and 1M rows, small runs, a code step; `only`: that alone, see bench/runs.ts).
+ * workflows over 100k and 1M rows, small runs, a code step; `only`: that alone, see bench/runs.ts),
+ * BENCH_LEDGER=1 (also the credit ledger's balance and appends; `only`: that alone, see bench/ledger.ts).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
@@ -343,6 +345,8 @@ async function main() {
   const started = Date.now();
   if (process.env.BENCH_SANDBOX) await benchSandbox();
   if (process.env.BENCH_SANDBOX === 'only') return;
+  if (process.env.BENCH_LEDGER) console.log(`\n${await benchLedger()}`);
+  if (process.env.BENCH_LEDGER === 'only') return;
   const RUNS = process.env.BENCH_RUNS ?? '';
   if (RUNS === 'only') {
     console.log(await benchRuns());

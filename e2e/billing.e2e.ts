@@ -13,18 +13,18 @@ describe('credits and top-ups', () => {
     const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Mary Jackson' })));
     const page = await signedInPage(e2e, token);
     await page.goto('/billing');
-    const balance = page.getByRole('region', { name: 'Balance' }).or(page.getByTestId('balance'));
+    const balance = page.getByTestId('balance');
     await balance.getByText('100 credits').waitFor();
 
     await page.getByRole('button', { name: /^Buy Starter/ }).click();
     await page.waitForURL(/\/billing\/test-checkout\/[0-9a-f-]{36}$/);
-    await page.getByText('TEST MODE').waitFor();
+    await page.getByText('TEST MODE', { exact: true }).waitFor();
     await page.getByRole('button', { name: /^Pay / }).click();
     await waitForPath(page, '/billing');
     await page.getByText('Payment received').waitFor();
     await balance.getByText('600 credits').waitFor();
-    const payments = page.getByRole('table', { name: 'Payments' }).or(page.getByRole('region', { name: 'Payments' }));
-    await payments.getByText('Completed').or(payments.getByText('Succeeded')).first().waitFor();
+    const payments = page.getByRole('table', { name: 'Payments' });
+    await payments.getByText('Paid', { exact: true }).waitFor();
   });
 
   e2e.test('a run the balance cannot cover is refused with a modal; Top up opens billing', async () => {
@@ -44,7 +44,7 @@ describe('credits and top-ups', () => {
     await page.goto(`/workflows/${workflow.id as string}`);
     await page.getByTestId('step-node').nth(1).waitFor();
     await page.getByRole('button', { name: 'Run workflow' }).click();
-    const modal = page.getByRole('dialog').or(page.getByRole('alertdialog'));
+    const modal = page.getByRole('alertdialog');
     await modal.getByText('Warning').waitFor();
     await modal.getByRole('button', { name: 'Top up' }).click();
     await waitForPath(page, '/billing');

@@ -7,9 +7,13 @@ import { useE2E } from './support/stack';
 // trimmed Chakra system and brotli: 175 KB transferred (200 KB if gzipped). The issue's aim, a third of 362 KB gzipped (121 KB), is
 // not reached: React DOM (~60 KB gz), Chakra (~45 KB), RTK Query, react-router and react-intl are
 // most of what is left. The budget holds what was reached, so the first page cannot grow back.
+// Issue 11 (credits, payments, support, beta, videos: eight screens, ~270 English texts, which
+// travel in the first download with the rest of the English catalog) took it from 181.6 KB to
+// 188.3 KB, and the budget with it, on purpose. Winning it back means catalogs per area, fetched
+// with the area's page as Chinese already is (docs/benchmarks.md, "What is left").
 
 /** Bytes of script the sign-in page may transfer (brotli, as Chromium receives it; headers excluded). */
-export const LOGIN_SCRIPT_BUDGET = 185_000;
+export const LOGIN_SCRIPT_BUDGET = 189_000;
 
 const e2e = useE2E();
 
