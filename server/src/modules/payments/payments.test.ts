@@ -23,6 +23,8 @@ function deliver(app: FastifyInstance, delivery: { payload: string; header?: str
   });
 }
 
+// Accounts start with no credits here, so a balance is exactly what the payments added.
+const NO_SIGNUP_GRANT = { BILLING_SIGNUP_CREDITS: '0' };
 const credits = async (app: FastifyInstance, userId: string) => (await app.credits.balanceMicro(userId)) / MICRO;
 
 async function checkout(app: FastifyInstance, auth: Record<string, string>, body: Record<string, unknown> = { pack_id: 'starter' }) {
@@ -62,7 +64,7 @@ describe('payments in test mode (no Stripe key)', () => {
   let t: TestApp;
   let secret: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(NO_SIGNUP_GRANT);
     secret = testWebhookSecret(t.app.secrets.derive(TEST_WEBHOOK_PURPOSE));
   });
   afterAll(() => t.close());
@@ -331,7 +333,7 @@ describe('payments in Stripe mode, against a Stripe stand-in', () => {
   let t: TestApp;
   beforeAll(async () => {
     stripe = await startStripeServer();
-    t = await createTestApp({ ...stripe.env, PUBLIC_URL: 'https://stepwise.example' });
+    t = await createTestApp({ ...NO_SIGNUP_GRANT, ...stripe.env, PUBLIC_URL: 'https://stepwise.example' });
   });
   afterAll(async () => {
     await t.close();
