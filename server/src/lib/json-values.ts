@@ -161,17 +161,30 @@ export function cloneJson<T>(value: T): T {
 /**
  * Where `value` holds the NUL character, in a string or an object key; null when nowhere.
  * PostgreSQL cannot store U+0000 in text, so it is refused at the door rather than at the database.
+ * Each stack entry links to its parent instead of carrying a copy of its whole path, so a walk
+ * costs one step per member however deep the value nests (copied paths made it quadratic: a
+ * minute at 100,000 levels); the path is built only for the member found.
  */
 export function findNulCharacter(value: unknown): JsonPath | null {
-  const stack: [unknown, JsonPath][] = [[value, []]];
+  interface Step {
+    key: string | number;
+    parent: Step | null;
+  }
+  const pathTo = (step: Step | null, last?: string): JsonPath => {
+    const path: JsonPath = last === undefined ? [] : [last];
+    for (let at = step; at; at = at.parent) path.push(at.key);
+    return path.reverse();
+  };
+  const stack: [unknown, Step | null][] = [[value, null]];
   while (stack.length) {
-    const [current, path] = stack.pop()!;
+    const [current, step] = stack.pop()!;
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) return path;
+      if (current.includes('\u0000')) return pathTo(step);
     } else if (current !== null && typeof current === 'object') {
+      const isArray = Array.isArray(current);
       for (const [key, child] of Object.entries(current)) {
-        if (key.includes('\u0000')) return [...path, key];
-        stack.push([child, [...path, Array.isArray(current) ? Number(key) : key]]);
+        if (key.includes('\u0000')) return pathTo(step, key);
+        stack.push([child, { key: isArray ? Number(key) : key, parent: step }]);
       }
     }
   }
