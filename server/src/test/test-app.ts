@@ -2,15 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../app';
 import { loadConfig, type Config } from '../config/config';
+import { copySqliteTemplate, createPgDatabase } from './test-databases';
+
+export { withPgClient } from './test-databases';
 
 /**
- * The one place tests build a server. On the default run it gets a fresh SQLite file; in the
- * `server-postgres` project a fresh PostgreSQL schema and a Redis key prefix of its own, so test
- * files can run in parallel against one database and one Redis.
+ * The one place tests build a server. On the default run it gets a SQLite file of its own; in the
+ * `server-postgres` project a PostgreSQL database of its own and a Redis key prefix of its own, so
+ * test files can run in parallel against one server and one Redis. Either database starts as a copy
+ * of a migrated template (test-databases.ts).
  */
 export interface TestApp {
   app: FastifyInstance;
@@ -23,46 +26,61 @@ export interface TestApp {
 
 export const onPostgres = () => process.env.STEPWISE_TEST_DB === 'postgres';
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestDatabase {
+  /** DATA_DIR: the SQLite file (stepwise.db), storage, outbox. */
+  dataDir: string;
+  /** DATABASE_URL and REDIS_URL on PostgreSQL; nothing on SQLite. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/**
+ * A DATA_DIR and, on PostgreSQL, a database, both of this test's own; migrated to the latest version
+ * unless `migrated` is false (a test that builds an older version's database itself).
+ */
+export async function createTestDatabase({ migrated = true } = {}): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-test-'));
-  const postgres = onPostgres();
-  const suffix = randomBytes(6).toString('hex');
-  const pgSchema = postgres ? `test_${suffix}` : undefined;
-  if (pgSchema) await withPgClient((c) => c.query(`CREATE SCHEMA ${pgSchema}`));
-
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    WEB_DIR: path.join(dataDir, 'no-web-app'),
-    IN_PROCESS_WORKER: 'false',
-    ...(postgres ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, REDIS_URL: process.env.TEST_REDIS_URL ?? '' } : {}),
-    ...env,
-  });
-  const appOptions: AppOptions = { config, pgSchema, redisNamespace: `test-${suffix}`, logger: false };
-  const app = await buildApp(appOptions);
-
+  if (!onPostgres()) {
+    if (migrated) await copySqliteTemplate(path.join(dataDir, 'stepwise.db'));
+    return { dataDir, env: {}, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const database = await createPgDatabase({ migrated });
   return {
-    app,
-    config,
-    appOptions,
     dataDir,
-    async close() {
-      await app.close();
-      if (pgSchema) await withPgClient((c) => c.query(`DROP SCHEMA ${pgSchema} CASCADE`));
+    env: { DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? '' },
+    async drop() {
+      await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** A short-lived connection to the test PostgreSQL server (schemas made and dropped around a test). */
-export async function withPgClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: database.dataDir,
+    WEB_DIR: path.join(database.dataDir, 'no-web-app'),
+    IN_PROCESS_WORKER: 'false',
+    ...database.env,
+    ...env,
+  });
+  const appOptions: AppOptions = { config, redisNamespace: `test-${randomBytes(6).toString('hex')}`, logger: false };
+  const app = await buildApp(appOptions).catch(async (err: unknown) => {
+    await database.drop();
+    throw err;
+  });
+
+  return {
+    app,
+    config,
+    appOptions,
+    dataDir: database.dataDir,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
 }
 
 // ---- what a user does, as HTTP calls ----

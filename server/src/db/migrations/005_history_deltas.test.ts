@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -10,7 +8,7 @@ import { SecretBox } from '../../lib/secret-box';
 import { hashPassword } from '../../modules/auth/passwords';
 import { HISTORY } from '../../modules/workflows/workflow-editor';
 import { diffSnapshots, type WorkflowSnapshot } from '../../modules/workflows/workflow-state';
-import { logIn, onPostgres, withPgClient } from '../../test/test-app';
+import { createTestDatabase, logIn } from '../../test/test-app';
 import { workflowClient } from '../../test/workflow-helpers';
 import { openDatabase } from '../database';
 import { migratorFor } from '../migrate';
@@ -35,31 +33,29 @@ describe('migration 005: history as checkpoints and deltas', () => {
   const commitIds: string[] = [];
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-migration-'));
-    const pgSchema = onPostgres() ? `test_${randomBytes(6).toString('hex')}` : undefined;
-    if (pgSchema) await withPgClient((c) => c.query(`CREATE SCHEMA ${pgSchema}`));
+    // Not migrated: this test migrates it to 004 itself and writes what the old code wrote.
+    const database = await createTestDatabase({ migrated: false });
     const config = loadConfig({
       LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      WEB_DIR: path.join(dataDir, 'no-web-app'),
+      DATA_DIR: database.dataDir,
+      WEB_DIR: path.join(database.dataDir, 'no-web-app'),
       IN_PROCESS_WORKER: 'false',
       SECRETS_KEY: secretsKey.toString('base64'),
-      ...(pgSchema ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, REDIS_URL: process.env.TEST_REDIS_URL ?? '' } : {}),
+      ...database.env,
     });
 
-    const old = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(dataDir, 'stepwise.db'), pgSchema });
+    const old = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(database.dataDir, 'stepwise.db') });
     const { error } = await (await migratorFor(old.db, old.dialect)).migrateTo('004_step_infos');
     if (error) throw error;
     await writeOldHistory(old.db as unknown as Kysely<OldTables>);
     await old.close();
 
-    app = await buildApp({ config, pgSchema, redisNamespace: `test-${randomBytes(6).toString('hex')}`, logger: false });
+    app = await buildApp({ config, redisNamespace: `test-${randomBytes(6).toString('hex')}`, logger: false });
     const login = await logIn(app, 'legacy@example.com', 'legacy password 1');
     api = workflowClient(app, { authorization: `Bearer ${login.json().access_token}` });
     cleanUp = async () => {
       await app.close();
-      if (pgSchema) await withPgClient((c) => c.query(`DROP SCHEMA ${pgSchema} CASCADE`));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await database.drop();
     };
   }, 60_000);
   afterAll(() => cleanUp?.());

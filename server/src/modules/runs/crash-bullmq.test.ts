@@ -30,16 +30,10 @@ describeWithRedis(`a worker killed in the middle of a run (${onPostgres() ? 'Pos
     return { status: res.statusCode, body: res.body ? res.json() : null };
   };
 
-  /** `npm run worker` on the test's database (schema or SQLite file), storage folder and Redis prefix. */
+  /** `npm run worker` on the test's database (PostgreSQL database or SQLite file), storage folder and Redis prefix. */
   function startWorker(): ServerProcess {
-    const database: Record<string, string> = {};
-    if (onPostgres()) {
-      const databaseUrl = new URL(process.env.TEST_DATABASE_URL!);
-      databaseUrl.searchParams.set('options', `-c search_path=${t.appOptions.pgSchema}`);
-      database.DATABASE_URL = databaseUrl.toString();
-    }
     return startProcess('worker.ts', {
-      ...database,
+      ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
       LOG_LEVEL: 'info',
       DATA_DIR: t.dataDir,
       REDIS_URL: redisUrl!,
