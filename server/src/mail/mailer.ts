@@ -12,7 +12,38 @@ export interface Email {
 
 export interface Mailer {
   send(email: Email): Promise<void>;
-  close(): void;
+  /** Resolves once every message asked for so far is sent or has failed (callers may not await send). */
+  settled(): Promise<void>;
+  /** Waits for the messages still being sent, then lets go of the connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Keeps count of the messages being sent: a password reset is sent after its answer, so without this
+ * closing the app (a deploy, a test) could cut a message off.
+ */
+function tracked(send: (email: Email) => Promise<void>, closeTransport: () => void): Mailer {
+  const sending = new Set<Promise<void>>();
+  const settled = async () => {
+    while (sending.size) await Promise.allSettled([...sending]);
+  };
+  return {
+    send(email) {
+      const message = send(email);
+      const entry = message.then(
+        () => undefined,
+        () => undefined,
+      );
+      sending.add(entry);
+      void entry.then(() => sending.delete(entry));
+      return message;
+    },
+    settled,
+    async close() {
+      await settled();
+      closeTransport();
+    },
+  };
 }
 
 /**
@@ -23,22 +54,22 @@ export interface Mailer {
 export function createMailer(options: { smtpUrl: string | null; from: string; outboxDir: string; log: Log }): Mailer {
   if (options.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
-    return {
-      async send(email) {
+    return tracked(
+      async (email) => {
         await transport.sendMail({ from: options.from, ...email });
       },
-      close: () => transport.close(),
-    };
+      () => transport.close(),
+    );
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  return {
-    async send(email) {
+  return tracked(
+    async (email) => {
       const info = await transport.sendMail({ from: options.from, ...email });
       await fs.mkdir(options.outboxDir, { recursive: true });
       const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
       await fs.writeFile(file, info.message as Buffer);
       options.log.info({ to: email.to, subject: email.subject, file }, 'email written to outbox (set SMTP_URL to send it)');
     },
-    close: () => transport.close(),
-  };
+    () => transport.close(),
+  );
 }
