@@ -78,6 +78,10 @@ export class BullMqJobQueue implements JobQueue {
     }
   }
 
+  unfinished(name: string): Promise<number> {
+    return this.queue(checkName(name)).getJobCountByTypes('waiting', 'prioritized', 'waiting-children', 'delayed', 'active');
+  }
+
   async remove(name: string, jobId: string): Promise<boolean> {
     const job = await this.queue(checkName(name)).getJob(jobId);
     if (!job) return false;

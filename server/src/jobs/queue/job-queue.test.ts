@@ -4,6 +4,7 @@ import type { Log } from '../../lib/logger';
 import { BullMqJobQueue } from './bullmq-queue';
 import type { Job, JobQueue } from './job-queue';
 import { InMemoryJobQueue } from './memory-queue';
+import { queueDrained } from '../../test/wait';
 
 /**
  * One contract, both implementations: what the engine may rely on whichever queue is configured.
@@ -64,7 +65,7 @@ describe.each(implementations)('JobQueue contract: %s', (_label, make) => {
     });
     const ids = await Promise.all(Array.from({ length: 20 }, (_, n) => queue.enqueue('count', { n, tags: ['a'] })));
     await waitFor(() => seen.length >= 20, '20 jobs');
-    await sleep(200);
+    await queueDrained(queue, 'count');
 
     expect(seen).toHaveLength(20);
     expect(seen.map((j) => j.data.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
@@ -81,7 +82,7 @@ describe.each(implementations)('JobQueue contract: %s', (_label, make) => {
     const seen: number[] = [];
     queue.process<{ n: number }>('once', async (job) => void seen.push(job.data.n));
     await waitFor(() => seen.length === 1, 'the job');
-    await sleep(200);
+    await queueDrained(queue, 'once');
     expect(seen).toEqual([1]);
 
     await queue.enqueue('once', { n: 4 }, { jobId: 'step-run.abc' });
@@ -111,8 +112,31 @@ describe.each(implementations)('JobQueue contract: %s', (_label, make) => {
     // Both finished (the hopeless one finally failed), so the queue still takes and runs new work.
     await queue.enqueue('flaky', { failTimes: 0 }, { jobId: 'after' });
     await waitFor(() => done.includes('after'), 'a job after the failures');
-    await sleep(200);
+    await queueDrained(queue, 'flaky');
     expect(tries.filter((t) => t.id === 'hopeless')).toHaveLength(2);
+  });
+
+  it('counts the unfinished jobs of a name (running, waiting, waiting to retry) until the queue drains', async () => {
+    queue = make(1);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const tries: string[] = [];
+    queue.process<{ fails: boolean }>('tally', async (job) => {
+      tries.push(`${job.id}#${job.attempt}`);
+      if (job.data.fails && job.attempt === 1) throw new Error('first try fails');
+      await gate;
+    });
+    expect(await queue.unfinished('tally')).toBe(0);
+    await queue.enqueue('tally', { fails: true }, { jobId: 'retried', attempts: 2, backoff: { type: 'fixed', delayMs: 50 } });
+    await queue.enqueue('tally', { fails: false }, { jobId: 'held' });
+    await queue.enqueue('tally', { fails: false }, { jobId: 'behind' });
+    await waitFor(() => tries.includes('held#1'), 'the held job to start after the failed try');
+    // held runs, behind waits, retried waits out its backoff or waits behind held.
+    expect(await queue.unfinished('tally')).toBe(3);
+    expect(await queue.unfinished('other')).toBe(0);
+    release();
+    await queueDrained(queue, 'tally');
+    expect(tries.sort()).toEqual(['behind#1', 'held#1', 'retried#1', 'retried#2']);
   });
 
   it('removes a job that is waiting, but not one that is running', async () => {
@@ -132,7 +156,7 @@ describe.each(implementations)('JobQueue contract: %s', (_label, make) => {
     await waitFor(() => seen.length === 1, 'the kept job to start');
     expect(await queue.remove('cancel', 'keep')).toBe(false);
     release();
-    await sleep(300);
+    await queueDrained(queue, 'cancel');
     expect(seen).toEqual(['keep']);
   });
 
@@ -174,7 +198,8 @@ describe.each(implementations)('JobQueue contract: %s', (_label, make) => {
     await waitFor(() => seen.length === 1, 'the first job');
     await queue.pause();
     await queue.enqueue('pausable', { n: 2 });
-    await sleep(400);
+    // Enqueued (BullMQ: in Redis) and still waiting, not taken.
+    expect(await queue.unfinished('pausable')).toBe(1);
     expect(seen).toEqual([1]);
     await queue.resume();
     await waitFor(() => seen.length === 2, 'the job after resume');

@@ -38,6 +38,13 @@ export interface JobQueue {
    */
   workerCount(name: string): Promise<number | null>;
 
+  /**
+   * How many jobs of `name` wait, are delayed (a retry's backoff) or run: everywhere for BullMQ,
+   * in this process for the in-process queue. 0 means the queue has drained, and nothing of `name`
+   * runs again until something is enqueued (tests wait for it before saying nothing else happened).
+   */
+  unfinished(name: string): Promise<number>;
+
   /** Stops starting jobs in this process; resolves once the running ones have finished. */
   pause(): Promise<void>;
   resume(): Promise<void>;

@@ -60,6 +60,12 @@ export class InMemoryJobQueue implements JobQueue {
     return Promise.resolve(this.lanes.get(name)?.handler ? 1 : 0);
   }
 
+  unfinished(name: string): Promise<number> {
+    let count = 0;
+    for (const entry of this.pending.values()) if (entry.name === name) count++;
+    return Promise.resolve(count);
+  }
+
   async remove(name: string, jobId: string): Promise<boolean> {
     const key = `${name}/${jobId}`;
     const timer = this.delayed.get(key);

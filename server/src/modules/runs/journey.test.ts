@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
+import { queueDrained } from '../../test/wait';
 import { workflowClient } from '../../test/workflow-helpers';
+import { STEP_RUN_JOB } from './run-engine';
 
 /*
  * Whole runs as a user makes them, through the API only: a CSV uploaded to their files, read by
@@ -128,7 +130,8 @@ describe('runs: from an uploaded CSV to an exported one', () => {
     const stopped = await finished(started.id, (r) => (r as unknown as { step_runs: { state: string }[] }).step_runs[1].state === 'paused');
     const doneAtPause = stopped.step_runs[1].records_done;
     expect(doneAtPause).toBeLessThan(rows);
-    await new Promise((r) => setTimeout(r, 400));
+    // Its job has stopped and no other took its place: nothing more will be done until resumed.
+    await queueDrained(t.app.jobs, STEP_RUN_JOB);
     expect((await api('GET', `/step-runs/${codeRunId}/progress`)).json().records_done).toBe(doneAtPause);
 
     expect((await api('POST', `/workflow-runs/${started.id}/control`, { action: 'resume' })).json().state).toBe('running');
