@@ -314,9 +314,10 @@ export class RunsRepository {
     }
   }
 
-  async lastEventType(runId: string): Promise<string | null> {
-    const row = await this.db.selectFrom('run_events').select('type').where('run_id', '=', runId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
-    return row?.type ?? null;
+  /** The run's newest event: its number and type (null before the first). */
+  async lastEvent(runId: string): Promise<{ seq: number; type: string } | null> {
+    const row = await this.db.selectFrom('run_events').select(['seq', 'type']).where('run_id', '=', runId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    return row ? { seq: Number(row.seq), type: row.type } : null;
   }
 
   eventsAfter(runId: string, afterSeq: number, limit: number) {

@@ -133,12 +133,15 @@ export class RunsService {
         if (events.length === 200) continue;
         const current = await this.repo.findRun(runId);
         if (!current) return;
-        if (isFinal(current.state) && !(await this.repo.eventsAfter(runId, seq, 1)).length) {
+        if (isFinal(current.state)) {
           // The state is set just before the end event is written: end once that event is sent too,
           // or the stream closed without saying how the run ended. Meanwhile it looks every 100 ms (a
           // wake-up may be of an earlier event); a process that died between the two never writes
-          // it, so after END_EVENT_GRACE_MS the stream ends anyway.
-          if (RUN_END_EVENTS.has((await this.repo.lastEventType(runId)) ?? '')) return;
+          // it, so after END_EVENT_GRACE_MS the stream ends anyway. Newest event and its number in
+          // one read: one written since the read above is sent before the stream ends on it.
+          const last = await this.repo.lastEvent(runId);
+          if (last && last.seq > seq) continue;
+          if (RUN_END_EVENTS.has(last?.type ?? '')) return;
           endedSince ??= Date.now();
           if (Date.now() - endedSince > END_EVENT_GRACE_MS) return;
         } else endedSince = null;

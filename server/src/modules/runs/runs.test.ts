@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatasetMetadata } from '../../engine/datasets';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
+import { queueDrained } from '../../test/wait';
 import { workflowClient } from '../../test/workflow-helpers';
 import { DatasetsService } from '../datasets/datasets.service';
+import { STEP_RUN_JOB } from './run-engine';
 
 /*
  * Runs through the API on the in-process queue and real DuckDB: a source's output is planted as
@@ -152,14 +154,28 @@ describe('runs', () => {
     const db = t.app.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     // What the engine does in two statements, caught between them: the state is final, the event not yet written.
     await db.updateTable('workflow_runs').set({ state: 'succeeded' }).where('id', '=', started.id).execute();
-    const stream = api(owner, 'GET', `/workflow-runs/${started.id}/events`);
-    await new Promise((r) => setTimeout(r, 100));
-    // A wake-up of the stream that brings no end event yet (as one for the step before it would).
+    const stream = await t.app.inject({ method: 'GET', url: `/api/v1/workflow-runs/${started.id}/events`, headers: owner.auth, payloadAsStream: true });
+    // One iterator for the whole test: leaving a for-await loop would destroy the stream.
+    const chunks = stream.stream()[Symbol.asyncIterator]();
+    let body = '';
+    /** Reads until `seen` holds (true) or the stream ends (false); without `seen`, to the end. */
+    const readUntil = async (seen: (text: string) => boolean = () => false) => {
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        body += String(next.value);
+        if (seen(body)) return true;
+      }
+      return false;
+    };
+    expect(await readUntil((text) => text.includes('event: run_started'))).toBe(true);
+    // A wake-up of the stream that brings no end event yet (as one for the step before it would):
+    // the stream reads, finds nothing new, and goes on (a keep-alive comment after the wake-up).
+    const before = body.length;
     t.app.runEvents.notify(started.id);
-    await new Promise((r) => setTimeout(r, 200));
+    expect(await readUntil((text) => text.slice(before).includes(': keep-alive'))).toBe(true);
     await t.app.runs.repo.appendEvent(started.id, null, 'run_succeeded', {});
     t.app.runEvents.notify(started.id);
-    const types = [...(await stream).body.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+    await readUntil();
+    const types = [...body.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
     await t.app.jobs.resume();
     expect(types).toEqual(['run_started', 'run_succeeded']);
   });
@@ -180,7 +196,8 @@ describe('runs', () => {
     const paused = (await api(owner, 'POST', `/workflow-runs/${started.id}/control`, { action: 'pause' })).json();
     expect(paused).toMatchObject({ state: 'paused', message: 'Paused.' });
     await t.app.jobs.resume();
-    await new Promise((r) => setTimeout(r, 200));
+    // The paused run's queued step jobs have been taken and have stopped (or were never there).
+    await queueDrained(t.app.jobs, STEP_RUN_JOB);
     expect((await api(owner, 'GET', `/workflow-runs/${started.id}`)).json().state).toBe('paused');
     expect((await api(owner, 'POST', `/workflow-runs/${started.id}/control`, { action: 'resume' })).json().state).toBe('running');
     expect((await finished(started.id)).state).toBe('succeeded');
