@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { waitUntil } from '../../test/wait';
 import { DuckDBPool } from './duckdb-pool';
 
 let dir: string;
@@ -91,7 +92,7 @@ it('waits for a connection when all are busy, and refuses uses after close', asy
     order.push(2);
     return (await c.runAndReadAll('SELECT 42')).getRowsJson()[0][0];
   });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await waitUntil('the second use to wait for the one connection', () => pool.queued === 1);
   expect(order).toEqual([]);
   unblock();
   expect(await waiting).toBe(42);

@@ -55,6 +55,11 @@ export class DuckDBPool {
     }
   }
 
+  /** Uses waiting for a connection because all `maxConnections` are busy: how contended the pool is. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** Closes every connection and the instance; uses still running are interrupted. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { loadConfig } from '../../config/config';
 import { createStorage, type ByteRange, type Storage } from '../../storage';
 import { startS3Server, type TestS3 } from '../../test/s3-server';
+import { waitUntil } from '../../test/wait';
 import { Datasets, DatasetNotFound, ParquetFiles } from '.';
 
 // The cache in front of S3, against a real S3-compatible server (s3rver) through the real S3
@@ -47,8 +48,6 @@ afterAll(async () => {
 });
 
 const put = (key: string, bytes: number) => storage.put(key, Readable.from([Buffer.alloc(bytes, key.length)]));
-/** Evicted files are removed in the background (an unlink can take a while on a big file). */
-const removals = () => new Promise((resolve) => setTimeout(resolve, 100));
 const cacheFiles = (cacheDir: string) => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).sort() : []);
 
 describe('ParquetFiles on S3', () => {
@@ -75,15 +74,14 @@ describe('ParquetFiles on S3', () => {
     const z = await files.open('datasets/u/z.parquet');
     expect(fs.existsSync(x.path)).toBe(true);
     expect(files.usage()).toEqual({ files: 2, bytes: 80_000 });
-    await removals();
-    expect(cacheFiles(cacheDir)).toHaveLength(2);
+    // Evicted files are removed in the background (an unlink can take a while on a big file).
+    await waitUntil('the evicted file to be removed', () => cacheFiles(cacheDir).length === 2);
     x.release();
     z.release();
     // y comes back (downloaded again) and x, now the least recently used, makes room.
     (await files.open('datasets/u/y.parquet')).release();
     expect(gets.filter((k) => k.endsWith('y.parquet'))).toHaveLength(2);
-    await removals();
-    expect(fs.existsSync(x.path)).toBe(false);
+    await waitUntil('x to be removed', () => !fs.existsSync(x.path));
     expect(files.usage().bytes).toBeLessThanOrEqual(100_000);
   });
 
