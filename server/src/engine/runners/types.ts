@@ -121,6 +121,8 @@ export interface AiAccess {
   embedding(model: string): { model: EmbeddingModel; id: string };
   /** One model call's time limit (LLM_TIMEOUT_MS). */
   readonly timeoutMs: number;
+  /** The first wait before a retry when the provider names none, doubled at each retry (default 1 s). */
+  readonly retryBackoffMs?: number;
   /** Answers already paid for, by a key made from the model, the prompt and the inputs. */
   readonly cache: AnswerCache;
 }

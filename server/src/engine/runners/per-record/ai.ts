@@ -175,7 +175,7 @@ export async function withModelRetries<T>(ctx: RunContext, signal: AbortSignal, 
         ? { kind: 'unavailable', status: null, retryAfterMs: null, detail: `no answer within ${Math.round(ctx.ai.timeoutMs / 1000)} s`, retryable: true }
         : describeModelFailure(err);
       if (failure.kind === 'auth') throw new StepRunFailed(failureText(failure), null, { key: FAILURE_KEYS.auth, values: { detail: failure.detail, status: failure.status ?? '—' } });
-      const wait = failure.retryAfterMs ?? BACKOFF_MS * 2 ** (attempt - 1) * (0.75 + Math.random() / 2);
+      const wait = failure.retryAfterMs ?? (ctx.ai.retryBackoffMs ?? BACKOFF_MS) * 2 ** (attempt - 1) * (0.75 + Math.random() / 2);
       if (!failure.retryable || attempt >= MAX_ATTEMPTS || wait > MAX_RETRY_WAIT_MS) throw new RecordFailed(failureText(failure));
       ctx.log(`${label}: attempt ${attempt} got ${failure.kind}${failure.status ? ` (${failure.status})` : ''}, retrying in ${Math.round(wait)} ms`);
       await sleep(wait, signal);

@@ -134,6 +134,7 @@ describe('the HTTP request step', () => {
     expect(seen[0].headers['x-customer']).toBe('36');
   });
 
+  // Over Jest’s 5 s at worst: the stand-in asks for a real 1 s Retry-After, which the step must honour.
   it('retries a 429, waiting as Retry-After asks', async () => {
     const ctx = testRunContext({ http: allowed });
     const started = Date.now();

@@ -43,7 +43,7 @@ export class MemoryAnswerCache implements AnswerCache {
 }
 
 /** Models from `settings` (a stand-in's), as the run engine builds them from the configuration. */
-export function testAi(settings: ModelSettings, options: { timeoutMs?: number; cache?: AnswerCache } = {}): AiAccess {
+export function testAi(settings: ModelSettings, options: { timeoutMs?: number; cache?: AnswerCache; retryBackoffMs?: number } = {}): AiAccess {
   return {
     chat(model) {
       const chat = chatModelFor(model ? { ...settings, model } : settings);
@@ -55,6 +55,8 @@ export function testAi(settings: ModelSettings, options: { timeoutMs?: number; c
       return { model: embeddingModelFor(settings, model), id: `embedding:${model}@${settings.baseUrl}` };
     },
     timeoutMs: options.timeoutMs ?? 10_000,
+    // Retries back off 1, 2, 4 s in production: the tests that exhaust them need not wait 7 s.
+    retryBackoffMs: options.retryBackoffMs ?? 10,
     cache: options.cache ?? new MemoryAnswerCache(),
   };
 }
