@@ -146,7 +146,23 @@ export async function createPgDatabase({ migrated = true } = {}): Promise<TestPg
   return {
     name,
     url: pgUrlFor(name),
-    // FORCE: a process the test started (a worker, a killed server) may still hold a connection.
-    drop: () => withPgClient((client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`)).then(() => undefined),
+    drop: () => dropPgDatabase(name),
   };
+}
+
+/**
+ * Drops a test's database. A plain DROP first: PostgreSQL waits (up to 5 s) for sessions that are
+ * closing, such as the ones a closed app's pool has just let go (pg's pool.end() resolves before
+ * their sockets are shut, and FORCE would cut them off mid-goodbye with an error nobody listens
+ * to). FORCE only when sessions stay: a process the test started and killed, or still running.
+ */
+async function dropPgDatabase(name: string): Promise<void> {
+  await withPgClient(async (client) => {
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)}`);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006') throw err;
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    }
+  });
 }
