@@ -85,7 +85,6 @@ const config: Config = {
   // One worker per core. Jest's default (cores − 1) runs every file one after another on a 2-core
   // machine; the files are independent (own database, Redis prefix, port, temp folder).
   maxWorkers: os.availableParallelism(),
-  testTimeout: 30_000,
 };
 
 export default config;

@@ -5,12 +5,10 @@ import { loadCatalog } from '../i18n/catalogs';
 import { setCurrentLocale } from '../i18n/currentIntl';
 import { server } from './server';
 
-// Pages are lazy chunks (issue 7): the first test to open one waits for ts-jest to compile it, which
-// on a busy CI machine can take longer than Testing Library's default second for findBy*.
-// Role queries over a whole page are slow in jsdom too: with two cores shared by the server and e2e
-// projects, a gallery page's first findByRole took over 5 s in CI. A wait only ends early, so a
-// generous limit costs a passing test nothing.
-configure({ asyncUtilTimeout: 15_000 });
+// findBy*/waitFor give up after 3 s instead of Testing Library's 1 s: a file's first render of a
+// page loads that page's lazy chunk and renders it for the first time, which takes 1–2.5 s in jsdom
+// on a 2-core machine running the other projects at the same time. A wait ends as soon as it holds.
+configure({ asyncUtilTimeout: 3_000 });
 
 // Browser APIs Chakra / Ark UI / next-themes use that jsdom lacks.
 if (!window.matchMedia) {

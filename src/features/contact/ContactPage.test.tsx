@@ -9,6 +9,7 @@ import type { ContactQuerySummary } from './contactTypes';
 beforeEach(() => localStorage.setItem('accessToken', 'good'));
 
 describe('contact page', () => {
+  // Over Jest’s 5 s at worst: fills and sends the form, then renders the list of queries (2 s alone, 3 s beside the other projects).
   it('sends a query, shows the server’s answer and lists it under “My queries” with its status', async () => {
     const mine: ContactQuerySummary[] = [summary({ id: 'q-old', subject: 'Invoice address', category: 'billing', status: 'answered', reply_count: 1 })];
     let sent: unknown = null;
@@ -45,7 +46,7 @@ describe('contact page', () => {
     const added = await within(list).findByRole('listitem', { name: 'Import fails on a large CSV' });
     expect(within(added).getByText('Open')).toBeInTheDocument();
     expect(screen.getByLabelText('Subject')).toHaveValue('');
-  });
+  }, 15_000);
 
   it('shows the rate limit refusal and keeps what was typed', async () => {
     server.use(

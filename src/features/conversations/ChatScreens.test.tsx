@@ -86,6 +86,7 @@ async function openAssistant() {
 }
 
 describe('the editor’s assistant', () => {
+  // Over Jest’s 5 s at worst: a streamed answer rendered chunk by chunk, then the canvas refreshed (2 s alone, 3.6 s beside the other projects).
   it('streams the answer as it arrives, with tool cards and the turn’s commit, and refreshes the canvas', async () => {
     serveEditor();
     const stream = openStream();
@@ -141,7 +142,7 @@ describe('the editor’s assistant', () => {
     expect(answer).toHaveTextContent('I will add a filter');
     expect(answer).toHaveTextContent('and it is done.');
     expect(within(answer).getAllByTestId('tool-call')).toHaveLength(1);
-  });
+  }, 15_000);
 
   it.each(['the Stop button', 'Escape in the message box'])('stops a turn with %s: the request is aborted and the partial answer stays', async (how) => {
     serveEditor();

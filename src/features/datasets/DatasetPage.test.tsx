@@ -104,6 +104,7 @@ describe('DatasetPage', () => {
     expect(within(first).getByText('["a","b"]')).toBeInTheDocument();
   });
 
+  // Over Jest’s 5 s at worst: scrolls the grid through pages, each rendered in jsdom (2–4 s alone).
   it('fetches the pages that scroll into view, keeping a bounded cache', async () => {
     useDataset();
     renderPage();
@@ -125,9 +126,10 @@ describe('DatasetPage', () => {
     // Many far jumps later, still only what was seen recently is kept and each page was asked once.
     for (let k = 1; k <= MAX_CACHED_PAGES + 5; k++) scrollTo((k * bodyHeight) / (MAX_CACHED_PAGES + 10));
     await waitFor(() => expect(new Set(pagesAsked()).size).toBe(pagesAsked().length));
-  });
+  }, 15_000);
 
-  it('sorts by a header click (asc, desc, none) and sends filters as JSON; chips remove them', async () => {
+  // Over Jest’s 5 s at worst: three sorts, each re-rendering the grid in jsdom (2–3.5 s alone).
+  it('sorts by a header click (asc, desc, none)', async () => {
     useDataset();
     const { user } = renderPage();
     await screen.findByText('Row 0');
@@ -143,7 +145,13 @@ describe('DatasetPage', () => {
     await user.click(price);
     await waitFor(() => expect(dataRows()[0]).toHaveTextContent('Row 0'));
     expect(price).toHaveAttribute('aria-sort', 'none');
+  }, 15_000);
 
+  // Over Jest’s 5 s: a dozen choices and keystrokes, each re-rendering the grid in jsdom (5 s alone).
+  it('sends filters as JSON; chips remove them', async () => {
+    useDataset();
+    const { user } = renderPage();
+    await screen.findByText('Row 0');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Filter column' }), 'price');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Filter operator' }), '>=');
     const value = screen.getByRole('spinbutton', { name: 'Filter value' });
@@ -163,8 +171,9 @@ describe('DatasetPage', () => {
     await user.click(screen.getByRole('button', { name: 'Remove filter “name is empty (null)”' }));
     expect(await screen.findByText('Row 0')).toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Active filters' })).not.toBeInTheDocument();
-  });
+  }, 20_000);
 
+  // Over Jest’s 5 s at worst: the grid re-rendered at every step of a drag (1.5–2 s alone).
   it('resizes a column by dragging or with the arrow keys, header and cells alike', async () => {
     useDataset();
     const { user } = renderPage();
@@ -182,7 +191,7 @@ describe('DatasetPage', () => {
     expect(priceCell).toHaveStyle({ width: '190px' });
     // Resizing is not sorting.
     expect(screen.getByRole('columnheader', { name: /price/ })).toHaveAttribute('aria-sort', 'none');
-  });
+  }, 15_000);
 
   it('opens a record by its id in a drawer, every field, nested values as JSON', async () => {
     useDataset();

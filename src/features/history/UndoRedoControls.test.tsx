@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useState, type ComponentProps } from 'react';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { api } from '../../test/handlers';
@@ -33,12 +33,29 @@ describe('undo / redo', () => {
 
   it('are disabled from can_undo / can_redo, and so are the shortcuts', async () => {
     const calls = record();
-    renderWithProviders(<UndoRedoControls workflowId="w-1" canUndo={false} canRedo={false} write={write} />);
+    /** The controls as the editor shows them, with history to undo once the workflow says so. */
+    function Controls() {
+      const [enabled, setEnabled] = useState(false);
+      return (
+        <>
+          <button onClick={() => setEnabled(true)}>Load history</button>
+          <UndoRedoControls workflowId="w-1" canUndo={enabled} canRedo={enabled} write={write} />
+        </>
+      );
+    }
+    renderWithProviders(<Controls />);
     expect(screen.getByRole('button', { name: 'Undo' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Redo' })).toBeDisabled();
     fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(calls).toEqual([]);
+    // Then, enabled, the same shortcut and a redo: those two calls are all that reach the server
+    // (a call from the disabled press would have been sent before them).
+    fireEvent.click(screen.getByRole('button', { name: 'Load history' }));
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeEnabled();
+    fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    fireEvent.keyDown(window, { key: 'Z', ctrlKey: true, shiftKey: true });
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls.map((c) => c.action)).toEqual(['undo', 'redo']);
   });
 
   it('Ctrl/Cmd+Z undoes, Shift+Ctrl/Cmd+Z redoes, but not while typing', async () => {
@@ -49,13 +66,13 @@ describe('undo / redo', () => {
         <UndoRedoControls workflowId="w-1" canUndo canRedo write={write} />
       </>,
     );
+    // Typed into the field: no call. The calls after it are all that reach the server (one from
+    // the typing would have been sent before them).
     fireEvent.keyDown(screen.getByLabelText('Somewhere to type'), { key: 'z', ctrlKey: true });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(calls).toEqual([]);
-
     fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
-    await waitFor(() => expect(calls.map((c) => c.action)).toEqual(['undo']));
+    await waitFor(() => expect(calls).toHaveLength(1));
     fireEvent.keyDown(document.body, { key: 'Z', metaKey: true, shiftKey: true });
-    await waitFor(() => expect(calls.map((c) => c.action)).toEqual(['undo', 'redo']));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls.map((c) => c.action)).toEqual(['undo', 'redo']);
   });
 });

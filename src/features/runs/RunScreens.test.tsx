@@ -7,6 +7,7 @@ import { server } from '../../test/server';
 import { info, workflowWith } from '../workflows/editor/editorFixtures';
 import { runOf, stepRunOf, summaryOf } from './runFixtures';
 import type { WorkflowRun } from './runsApi';
+import { EDITOR_FIRST_RENDER } from '../../test/waits';
 
 // Issue 9, the run screens in the editor: starting runs, each node's state in the run shown, the
 // run panel (progress, controls, logs, compute details, history), in English and Chinese.
@@ -54,11 +55,12 @@ function serve(history: WorkflowRun[]) {
 const node = (name: string) => screen.getAllByTestId('step-node').find((n) => n.getAttribute('aria-label') === name)!;
 const nodeState = (name: string) => within(node(name)).getByTestId('step-run-state');
 const selectStep = async (name: string) => {
-  await screen.findAllByTestId('step-node', {}, { timeout: 5000 });
+  await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
   fireEvent.click(within(node(name)).getByText(name));
 };
 
 describe('starting a run', () => {
+  // Over Jest’s 5 s at worst: the editor’s first render and five runs started from it (2 s alone, 4 s beside the other projects).
   it('runs the whole workflow from the toolbar, and up to / only / from a step or a preview of 100 records from the inspector', async () => {
     serve([]);
     const sent: string[] = [];
@@ -85,7 +87,7 @@ describe('starting a run', () => {
       await user.click(within(inspector).getByRole('button', { name }));
     }
     await waitFor(() => expect(sent).toEqual(['s-2 all -', 's-2 up_to -', 's-2 only -', 's-2 from -', 's-2 up_to 100']));
-  });
+  }, 15_000);
 
   it('is not possible while a run of the workflow is open, and says why', async () => {
     serve([runOf([stepRunOf('s-1', 'Load leads', { state: 'running' })])]);
@@ -145,6 +147,7 @@ describe('the canvas during a run', () => {
     expect(within(inspector).getByText('Column “amount” does not exist.')).toBeInTheDocument();
   });
 
+  // Over Jest’s 5 s: the run is read once a second, three times, on real timers.
   it('reads the run every second when its event stream cannot be read', async () => {
     let reads = 0;
     const running = runOf([stepRunOf('s-1', 'Load leads', { state: 'running', records_total: 10, percent: 0 })]);
@@ -157,7 +160,7 @@ describe('the canvas during a run', () => {
     renderApp({ route: '/workflows/w-1' });
     await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'succeeded'), { timeout: 15000 });
     expect(reads).toBeGreaterThanOrEqual(3);
-  }, 20000);
+  }, 20_000);
 });
 
 describe('the run panel', () => {

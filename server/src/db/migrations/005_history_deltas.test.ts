@@ -32,6 +32,7 @@ describe('migration 005: history as checkpoints and deltas', () => {
   const snapshots = new Map<string, WorkflowSnapshot>();
   const commitIds: string[] = [];
 
+  // Over Jest’s 5 s at worst: writes 150 commits as the old code did, then migrates them (1–3 s on a loaded 2-core machine).
   beforeAll(async () => {
     // Not migrated: this test migrates it to 004 itself and writes what the old code wrote.
     const database = await createTestDatabase({ migrated: false });
@@ -57,7 +58,7 @@ describe('migration 005: history as checkpoints and deltas', () => {
       await app.close();
       await database.drop();
     };
-  }, 60_000);
+  }, 30_000);
   afterAll(() => cleanUp?.());
 
   /** Tables as migration 004 left them: this test writes rows the current schema no longer has. */
@@ -156,6 +157,7 @@ describe('migration 005: history as checkpoints and deltas', () => {
     expect(Object.keys(workflow)).not.toContain('undo_stack');
   });
 
+  // Over Jest’s 5 s at worst: undoes the whole bound, one API call each (0.6–1.3 s on a loaded 2-core machine).
   it('keeps the stacks (trimmed to the bound): redo, then undo exactly as far as the bound allows', async () => {
     expect(await api.getWorkflow(workflowId)).toMatchObject({ description: `d${descriptions - 1}`, can_undo: true, can_redo: true });
     const redone = await api.call('POST', '/workflow-history/redo', { workflow_id: workflowId });
@@ -165,7 +167,7 @@ describe('migration 005: history as checkpoints and deltas', () => {
     for (let i = 0; i < HISTORY.undoLimit; i++) expect((await api.call('POST', '/workflow-history/undo', { workflow_id: workflowId })).status).toBe(200);
     expect((await api.call('POST', '/workflow-history/undo', { workflow_id: workflowId })).status).toBe(409);
     expect((await api.getWorkflow(workflowId)).description).toBe(`d${descriptions - HISTORY.undoLimit}`);
-  }, 60_000);
+  }, 20_000);
 
   it('restores a commit from before the migration, keeping the secret value the variable has now', async () => {
     const addedSecret = commitIds[2];

@@ -51,6 +51,7 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // Over Jest’s 5 s: starts a real server process, kills it mid-run and starts another (14 s on a loaded 2-core machine).
   it('resumes after a restart without calling the model again for records of finished batches', async () => {
     server = await startServer();
     const auth = await signIn(call);
@@ -124,5 +125,5 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
     // And charged once: one credit per answered record, whatever batch was redone.
     const charged = await db.db.selectFrom('credit_ledger').select(['unit', 'quantity']).where('step_run_id', '=', aiRunId).where('unit', '=', 'record').execute();
     expect(charged.reduce((n, r) => n + Number(r.quantity), 0)).toBe(RECORDS);
-  }, 120_000);
+  }, 90_000);
 });

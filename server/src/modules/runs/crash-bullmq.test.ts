@@ -58,6 +58,7 @@ describeWithRedis(`a worker killed in the middle of a run (${onPostgres() ? 'Pos
     await redis.quit();
   });
 
+  // Over Jest’s 5 s: two worker processes, one killed, and a lock that must lapse first (9 s on a loaded 2-core machine).
   it('has another worker take the stalled step over and write every record exactly once', async () => {
     workers.push(startWorker(), startWorker());
     for (const w of workers) {
@@ -84,5 +85,5 @@ describeWithRedis(`a worker killed in the middle of a run (${onPostgres() ? 'Pos
     await expectEveryRecordOnce({ call, auth, db: t.app.db, runId, codeRunId, killedPid: doomed.pid });
     // The survivor took the job because it stalled, not because anything enqueued it again.
     expect(survivor.stdout()).toContain('job stalled (its worker stopped); it runs again');
-  }, 90_000);
+  }, 60_000);
 });

@@ -44,6 +44,7 @@ describeEmbedded('a server killed in the middle of a run (embedded: SQLite, in-p
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // Over Jest’s 5 s: starts a real server process, kills it mid-run and starts another (9 s on a loaded 2-core machine).
   it('takes the run up again after a restart and writes every record exactly once', async () => {
     server = await startServer();
     const auth = await signIn(call);
@@ -64,7 +65,7 @@ describeEmbedded('a server killed in the middle of a run (embedded: SQLite, in-p
     const second = server;
     expect((await runFinished(call, auth, runId, () => isAlive(second))).state).toBe('succeeded');
     await expectEveryRecordOnce({ call, auth, db: db.db, runId, codeRunId, killedPid: first.pid });
-  }, 90_000);
+  }, 60_000);
 });
 
 describeEmbedded('a crash between storing a per-record step’s dataset and registering it', () => {
@@ -80,6 +81,7 @@ describeEmbedded('a crash between storing a per-record step’s dataset and regi
   });
   afterAll(() => t.close());
 
+  // Over Jest’s 5 s: a real server process killed at a chosen moment and restarted (3 s on a loaded 2-core machine).
   it('takes the stored dataset on the next try, with its name and lineage, instead of failing', async () => {
     const auth = await signIn(call);
     const workflow = await buildWorkflow(call, auth, { batchBusyMs: 0 });
@@ -105,5 +107,5 @@ describeEmbedded('a crash between storing a per-record step’s dataset and regi
     expect(output.reduce((sum, r) => sum + Number(r.doubled), 0)).toBe(RECORDS * (RECORDS + 1));
     const dataset = (await call('GET', `/datasets/${coded.output_dataset_id}`, undefined, auth)).body;
     expect(dataset).toMatchObject({ name: coded.step_name, run_id: runId, step_id: workflow.codeStepId, parents: [{ id: imported.output_dataset_id }] });
-  }, 60_000);
+  }, 30_000);
 });

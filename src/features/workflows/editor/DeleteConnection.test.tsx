@@ -6,6 +6,7 @@ import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { info, workflowWith } from './editorFixtures';
+import { EDITOR_FIRST_RENDER } from '../../../test/waits';
 
 // A connection can be selected and deleted, with the Delete key or the button that shows up, and
 // the change is saved (the target step's inputs without that source).
@@ -67,7 +68,7 @@ describe('deleting a connection', () => {
   });
 
   const edge = async () => {
-    await waitFor(() => expect(document.querySelector('.react-flow__edge')).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(document.querySelector('.react-flow__edge')).not.toBeNull(), EDITOR_FIRST_RENDER);
     return document.querySelector('.react-flow__edge') as Element;
   };
 

@@ -7,6 +7,7 @@ import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { overlaps } from './layout';
 import { info, workflowWith } from './editorFixtures';
+import { EDITOR_FIRST_RENDER } from '../../../test/waits';
 
 // Keys people expect from n8n and Dify: "?" shows the shortcut sheet; Ctrl/⌘+C and Ctrl/⌘+V copy
 // the selected steps (params and the connections among them) beside the originals.
@@ -45,7 +46,7 @@ describe('keyboard shortcuts', () => {
 
   it('"?" opens the shortcut sheet', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
-    await screen.findAllByTestId('step-node', {}, { timeout: 5000 });
+    await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
     await user.keyboard('?');
     const sheet = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     expect(within(sheet).getByText('Paste the copied steps')).toBeInTheDocument();
@@ -54,7 +55,7 @@ describe('keyboard shortcuts', () => {
   it('"?" opens it in Chinese on the Chinese editor', async () => {
     server.use(accountIn('cn'));
     const { user } = renderApp({ route: '/cn/workflows/w-1' });
-    await screen.findAllByTestId('step-node', {}, { timeout: 5000 });
+    await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
     await user.keyboard('?');
     const sheet = await screen.findByRole('dialog', { name: '键盘快捷键' });
     // Key caps stay as printed on the keys; the words between and around them are Chinese.
@@ -65,7 +66,7 @@ describe('keyboard shortcuts', () => {
 
   it('copies the selected steps and pastes them, connected among themselves, where no step is', async () => {
     renderApp({ route: '/workflows/w-1' });
-    const nodes = await screen.findAllByTestId('step-node', {}, { timeout: 5000 });
+    const nodes = await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
     const byName = (name: string) => nodes.find((n) => n.getAttribute('aria-label') === name)!;
     fireEvent.click(within(byName('Load sales')).getByText('Load sales'));
     fireEvent.keyDown(document.body, { key: 'Shift', code: 'ShiftLeft' });

@@ -5,6 +5,7 @@ import { api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { info, workflowWith } from './editorFixtures';
+import { EDITOR_FIRST_RENDER } from '../../../test/waits';
 
 // A step whose type needs an input but has none (an HTTP step skipped by a connection drawn past
 // it, a filter dropped on its own) says so on its node.
@@ -33,7 +34,7 @@ describe('a step with no input', () => {
 
   it('is marked "No input" on the canvas; a connected step and a source are not', async () => {
     renderApp({ route: '/workflows/w-1' });
-    const marker = await screen.findByTestId('step-no-input', {}, { timeout: 5000 });
+    const marker = await screen.findByTestId('step-no-input', {}, EDITOR_FIRST_RENDER);
     expect(node('Unique')).toContainElement(marker);
     expect(marker).toHaveTextContent('No input');
     expect(within(node('Big ones')).queryByTestId('step-no-input')).not.toBeInTheDocument();
@@ -42,6 +43,6 @@ describe('a step with no input', () => {
 
   it('says so in Chinese on the Chinese editor', async () => {
     renderApp({ route: '/cn/workflows/w-1' });
-    expect(await screen.findByTestId('step-no-input', {}, { timeout: 5000 })).toHaveTextContent('无输入');
+    expect(await screen.findByTestId('step-no-input', {}, EDITOR_FIRST_RENDER)).toHaveTextContent('无输入');
   });
 });

@@ -75,6 +75,7 @@ describe('unsaved step settings', () => {
     );
   });
 
+  // Over Jest’s 5 s at worst: the editor rendered again for another step, another page and back (3 s alone).
   it('keeps what was typed when another step is opened or another page, and marks the step and its settings unsaved', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
     await open('Big ones');
@@ -105,7 +106,7 @@ describe('unsaved step settings', () => {
     expect(await conditionField()).toHaveValue("status = 'paid'");
     expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
     expect(sent).toEqual([]);
-  });
+  }, 15_000);
 
   it('restores the draft after a reload; Save sends it and clears the marks', async () => {
     const first = renderApp({ route: '/workflows/w-1' });

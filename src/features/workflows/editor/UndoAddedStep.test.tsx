@@ -4,6 +4,7 @@ import type { StepInfoOut } from '../../../../server/src/modules/step-infos/step
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
 import { api } from '../../../test/handlers';
+import { requestsSettled } from '../../../test/requests';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { workflowWith } from './editorFixtures';
@@ -56,7 +57,7 @@ describe('undoing a step that was just added while it is selected', () => {
   });
 
   it('deselects the gone step without an error notice', async () => {
-    const { user } = renderApp({ route: '/workflows/w-1' });
+    const { user, store } = renderApp({ route: '/workflows/w-1' });
     const node = await screen.findByTestId('step-node');
     // A click, not user.click: React Flow's drag handler needs a window on the mouse-down event.
     fireEvent.click(node.querySelector('p')!);
@@ -67,8 +68,8 @@ describe('undoing a step that was just added while it is selected', () => {
     expect(await screen.findByText('Undid: Added step Import CSV')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('step-node')).not.toBeInTheDocument());
     expect(screen.queryByRole('complementary', { name: 'Step settings' })).not.toBeInTheDocument();
-    // Let every refetch the undo set off land.
-    await new Promise((r) => setTimeout(r, 300));
+    // Every refetch the undo set off has landed.
+    await requestsSettled(store);
     expect(screen.queryByText('Step not found.')).not.toBeInTheDocument();
     expect(fieldCalls).toEqual(['s-1']);
   });
