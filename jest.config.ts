@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { Config } from 'jest';
 
 // One Jest run, four projects: the React app in a DOM (web), the API server on a real SQLite file
@@ -59,13 +61,45 @@ const serverBase: Config = {
   transformIgnorePatterns: ignoreAllButEsm,
 };
 
+/**
+ * The server test files that reach PostgreSQL or Redis: the file, or a file it imports (relatively,
+ * at any depth), names the test services (test/test-app, TEST_DATABASE_URL, TEST_REDIS_URL). The
+ * others (the engine, parsers, the sandbox…) answer the same whatever the database, so they run in
+ * the `server` project only instead of twice.
+ */
+function serverTestsUsingServices(): string[] {
+  const names = /test\/test-app|TEST_DATABASE_URL|TEST_REDIS_URL|STEPWISE_TEST_DB/;
+  const seen = new Map<string, boolean>();
+  const usesServices = (file: string): boolean => {
+    if (seen.has(file)) return seen.get(file)!;
+    seen.set(file, false);
+    const text = fs.readFileSync(file, 'utf8');
+    const imports = [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => path.resolve(path.dirname(file), m[1]));
+    const found =
+      names.test(text) ||
+      imports.some((target) => {
+        const resolved = [`${target}.ts`, path.join(target, 'index.ts')].find((candidate) => fs.existsSync(candidate));
+        return resolved !== undefined && usesServices(resolved);
+      });
+    seen.set(file, found);
+    return found;
+  };
+  const tests = (fs.readdirSync(path.join(__dirname, 'server/src'), { recursive: true }) as string[]).filter((name) => name.endsWith('.test.ts'));
+  return tests.map((name) => path.join(__dirname, 'server/src', name)).filter(usesServices);
+}
+
 const serverSetup = '<rootDir>/server/src/test/setup.ts';
 
-const server: Config = { ...serverBase, displayName: 'server', setupFiles: [serverSetup] };
+const server: Config = {
+  ...serverBase,
+  displayName: 'server',
+  setupFiles: ['<rootDir>/server/src/test/use-sqlite.ts', serverSetup],
+};
 
 const serverPostgres: Config = {
   ...serverBase,
   displayName: 'server-postgres',
+  testMatch: process.env.TEST_DATABASE_URL ? serverTestsUsingServices() : [],
   setupFiles: ['<rootDir>/server/src/test/use-postgres.ts', serverSetup],
 };
 
