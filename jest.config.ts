@@ -119,6 +119,7 @@ const config: Config = {
   // One worker per core. Jest's default (cores − 1) runs every file one after another on a 2-core
   // machine; the files are independent (own database, Redis prefix, port, temp folder).
   maxWorkers: os.availableParallelism(),
+  testSequencer: '<rootDir>/e2e/support/journeys-last.cjs',
 };
 
 export default config;

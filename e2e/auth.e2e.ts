@@ -1,6 +1,6 @@
 import { getWithToken, newAccount, signUpViaApi } from './support/api';
 import { useE2E } from './support/stack';
-import { dashboardHeading, notice, pathOf, seeNotice, signInWithForm, storedToken, waitForPath } from './support/ui';
+import { dashboardHeading, notice, openMenu, pathOf, seeNotice, signInWithForm, storedToken, waitForPath } from './support/ui';
 
 const e2e = useE2E();
 
@@ -33,8 +33,7 @@ describe('signing up, in and out', () => {
     expect(token).toBeTruthy();
     expect((await getWithToken(e2e.baseUrl, '/api/v1/users/me', token!)).status).toBe(200);
 
-    await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await (await openMenu(page, 'Account menu')).getByRole('menuitem', { name: 'Sign out' }).click();
 
     await waitForPath(page, '/login');
     expect(await seeNotice(page, 'You have been signed out.')).toContain('You have been signed out.');

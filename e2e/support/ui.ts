@@ -41,6 +41,18 @@ export async function waitForHtmlLang(page: Page, lang: string): Promise<void> {
   await page.waitForFunction((expected) => document.documentElement.lang === expected, lang);
 }
 
+/**
+ * Opens a menu by its button and waits until it has finished sliding in: an item clicked while the
+ * menu still moves can miss it (seen on a loaded machine: the click landed and nothing happened).
+ */
+export async function openMenu(page: Page, buttonName: string): Promise<Locator> {
+  await page.getByRole('button', { name: buttonName }).click();
+  const menu = page.getByRole('menu');
+  await menu.waitFor();
+  await menu.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+  return menu;
+}
+
 /** Fills the sign-in form and submits it (English labels unless given). */
 export async function signInWithForm(
   page: Page,

@@ -52,7 +52,7 @@ declare module 'fastify' {
 
 export interface AppOptions {
   config: Config;
-  /** Tests: a PostgreSQL schema of their own. */
+  /** A PostgreSQL schema to work in instead of public (the benchmarks use one of their own). */
   pgSchema?: string;
   /** Tests: a Redis key prefix of their own. */
   redisNamespace?: string;

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { api, testUser } from '../test/handlers';
+import { accountIn, api, testUser } from '../test/handlers';
 import { currentLocation, renderApp } from '../test/renderWithProviders';
 import { server } from '../test/server';
 
@@ -71,6 +71,8 @@ describe('home page', () => {
 
   it('shows the dashboard to signed-in people, navigation built from the area registry', async () => {
     localStorage.setItem('accessToken', 'good');
+    // A Chinese account: an English one is moved out of /cn once the app knows it (UserLocaleSync).
+    server.use(accountIn('cn'));
     renderApp({ route: '/cn' });
     expect(await screen.findByRole('heading', { name: `欢迎回来，${testUser.name}` })).toBeInTheDocument();
     // The desktop bar (hidden at jsdom's base width, hence `hidden`).

@@ -20,7 +20,7 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** SQLite file, used when databaseUrl is null */
   sqliteFile: string;
-  /** PostgreSQL schema to work in (tests give each app its own) */
+  /** PostgreSQL schema to work in (the benchmarks use one of their own; tests get a database each) */
   pgSchema?: string;
 }
 

@@ -11,7 +11,7 @@ declare module 'fastify' {
 }
 
 export interface DatabasePluginOptions {
-  /** PostgreSQL schema to use (tests isolate each app in its own). */
+  /** PostgreSQL schema to use instead of public (the benchmarks use one of their own). */
   pgSchema?: string;
 }
 

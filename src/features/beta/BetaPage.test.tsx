@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { api } from '../../test/handlers';
+import { accountIn, api } from '../../test/handlers';
 import { renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import type { BetaStatus } from './betaTypes';
@@ -87,6 +87,8 @@ describe('beta programme page', () => {
 
   it('offers the code field in Chinese too', async () => {
     server.use(http.get(api('/users/me/beta-status'), () => HttpResponse.json({ has_access: true, invite_only: false, status: 'none', requested_at: null })));
+    // A Chinese account: an English one is moved out of /cn once the app knows it (UserLocaleSync).
+    server.use(accountIn('cn'));
     renderApp({ route: '/cn/beta' });
     expect(await screen.findByRole('heading', { name: '有邀请码？' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '使用邀请码加入' })).toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { api } from '../../test/handlers';
+import { accountIn, api } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import { balanceOf, billingHandlers } from '../usage/billingFixtures';
@@ -50,6 +50,8 @@ describe('test checkout page', () => {
       }),
       ...billingHandlers(),
     );
+    // A Chinese account: an English one is moved out of /cn once the app knows it (UserLocaleSync).
+    server.use(accountIn('cn'));
     const { user } = renderApp({ route: '/cn/billing/test-checkout/pay-2' });
     expect(await screen.findByText('测试模式')).toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: '取消' }));

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { api } from '../../test/handlers';
+import { accountIn, api } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import { browserNavigation } from '../payments/checkoutUrl';
@@ -129,6 +129,8 @@ describe('billing page', () => {
 
   it('in Chinese under /cn', async () => {
     server.use(...billingHandlers({ balance: balanceOf({ paused_runs: 1 }) }));
+    // A Chinese account: an English one is moved out of /cn once the app knows it (UserLocaleSync).
+    server.use(accountIn('cn'));
     renderApp({ route: '/cn/billing?payment=cancelled' });
     expect(await screen.findByRole('heading', { name: '账单', level: 1 })).toBeInTheDocument();
     expect(await screen.findByTestId('balance')).toHaveTextContent('1,234.5 积分');

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import ExcelJS from 'exceljs';
+// exceljs is loaded by the step that reads or writes a workbook (it takes ~0.2 s to load, which
+// every process start and every test of the engine paid for).
+import type * as ExcelJS from 'exceljs';
 import { newMarker, type DatasetMetadata, type DatasetRecipe, type RowColumn } from '../datasets';
 import { translate } from '../../i18n/messages';
 import { OutboundHttpError, type OutboundResponse } from '../outbound-http';
@@ -335,7 +337,8 @@ function headerNames(cells: (string | number | boolean | null)[]): string[] {
 /** An Excel sheet as JSON Lines in the scratch folder (first row: the header), for DuckDB's type inference. */
 async function xlsxToJsonl(ctx: RunContext, filePath: string, size: number, sheetName: string, what: string, limit: number): Promise<{ file: string; rows: number; header?: string[] }> {
   if (size > MAX_XLSX_BYTES) throw new StepRunFailed(`${what} is larger than ${MAX_XLSX_BYTES / 1024 / 1024} MB, the most an Excel file may be: save it as CSV instead`, null);
-  const workbook = new ExcelJS.Workbook();
+  const { Workbook } = await import('exceljs');
+  const workbook = new Workbook();
   try {
     await workbook.xlsx.readFile(filePath);
   } catch (err) {

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
-import { api } from '../../../test/handlers';
+import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { info, workflowWith } from './editorFixtures';
@@ -42,6 +42,8 @@ describe('a step with no input', () => {
   });
 
   it('says so in Chinese on the Chinese editor', async () => {
+    // A Chinese account: an English one is moved out of /cn once the app knows it (UserLocaleSync).
+    server.use(accountIn('cn'));
     renderApp({ route: '/cn/workflows/w-1' });
     expect(await screen.findByTestId('step-no-input', {}, EDITOR_FIRST_RENDER)).toHaveTextContent('无输入');
   });

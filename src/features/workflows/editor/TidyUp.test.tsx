@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
-import { api } from '../../../test/handlers';
+import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { overlaps } from './layout';
@@ -57,6 +57,8 @@ describe('tidying up the canvas', () => {
   });
 
   it('is labelled in Chinese on the Chinese editor', async () => {
+    // A Chinese account: an English one is moved out of /cn once the app knows it (UserLocaleSync).
+    server.use(accountIn('cn'));
     renderApp({ route: '/cn/workflows/w-1' });
     expect(await screen.findByRole('button', { name: '整理布局' }, EDITOR_FIRST_RENDER)).toBeInTheDocument();
   });
