@@ -101,7 +101,14 @@ export default defineConfig(
   // Below the routes: nothing of Fastify or HTTP. (lib/http-error.ts is the one piece of HTTP in
   // lib/: it is what routes and plugins throw.)
   {
-    files: ['server/src/ai/**/*.ts', 'server/src/engine/**/*.ts', 'server/src/jobs/**/*.ts', 'server/src/mail/**/*.ts', 'server/src/lib/**/*.ts', 'server/src/storage/**/*.ts'],
+    files: [
+      'server/src/ai/**/*.ts',
+      'server/src/engine/**/*.ts',
+      'server/src/jobs/**/*.ts',
+      'server/src/mail/**/*.ts',
+      'server/src/lib/**/*.ts',
+      'server/src/storage/**/*.ts',
+    ],
     ignores: ['server/src/lib/http-error.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noFastify, noHttpLayer, noHttpError] }] },
   },

@@ -57,7 +57,10 @@ function precompress(): Plugin {
       for (const file of walk(outDir)) {
         if (!COMPRESSIBLE.test(file)) continue;
         const bytes = fs.readFileSync(file);
-        fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+        fs.writeFileSync(
+          `${file}.br`,
+          zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+        );
         fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: 9 }));
       }
     },

@@ -10,7 +10,11 @@ export class ApiClient {
   /** Signs a fresh account up and in; answers a client of the class it is called on. */
   static async signUp<T extends typeof ApiClient>(this: T, base: string, name: string): Promise<InstanceType<T>> {
     const account = { email: `${name}-${randomBytes(4).toString('hex')}@example.com`, password: `Bench ${randomBytes(12).toString('base64url')}`, name };
-    const signup = await fetch(`${base}/api/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
+    const signup = await fetch(`${base}/api/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(account),
+    });
     if (!signup.ok) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
     const login = await fetch(`${base}/api/v1/auth/login`, {
       method: 'POST',

@@ -104,7 +104,10 @@ export async function benchDatasets(): Promise<string> {
       { name: `a random page of all ${pages.toLocaleString('en')}`, query: () => ({ page: page(pages), pageSize: PAGE_SIZE }) },
       { name: 'sorted by a number (desc), first page', query: () => ({ sort, page: 1, pageSize: PAGE_SIZE }) },
       { name: 'sorted by a number (desc), a random page', query: () => ({ sort, page: page(pages), pageSize: PAGE_SIZE }) },
-      { name: `filtered, city = one of 50 (${cityTotal.toLocaleString('en')} rows), a random page`, query: () => ({ filters: oneCity, page: page(Math.ceil(cityTotal / PAGE_SIZE)), pageSize: PAGE_SIZE }) },
+      {
+        name: `filtered, city = one of 50 (${cityTotal.toLocaleString('en')} rows), a random page`,
+        query: () => ({ filters: oneCity, page: page(Math.ceil(cityTotal / PAGE_SIZE)), pageSize: PAGE_SIZE }),
+      },
       {
         name: `filtered, name contains "99" (${searchTotal.toLocaleString('en')} rows), a random page`,
         query: () => ({ filters: [{ column: 'name', op: 'contains', value: '99' }], page: page(Math.ceil(searchTotal / PAGE_SIZE)), pageSize: PAGE_SIZE }),
@@ -117,20 +120,36 @@ export async function benchDatasets(): Promise<string> {
         name: 'filtered, score > a new value each time (total counted every time), first page',
         query: () => ({ filters: [{ column: 'score', op: '>', value: Math.round(random() * 1_000_000) / 100 }], pageSize: PAGE_SIZE }),
       },
-      { name: 'filtered and sorted (ordered copy), a random page', query: () => ({ filters: oneCity, sort, page: page(Math.ceil(cityTotal / PAGE_SIZE)), pageSize: PAGE_SIZE }) },
+      {
+        name: 'filtered and sorted (ordered copy), a random page',
+        query: () => ({ filters: oneCity, sort, page: page(Math.ceil(cityTotal / PAGE_SIZE)), pageSize: PAGE_SIZE }),
+      },
     ];
     const results = [];
     log(`datasets: ${REQUESTS} requests per case, one at a time, ${PAGE_SIZE} records a page`);
     for (const c of cases) results.push(await time(c.name, REQUESTS, (i) => datasets.records(meta, c.query(i, random))));
-    results.push(await time('one record by `_id`', REQUESTS, () => datasets.record(meta, `${meta.id.slice(0, 24)}${Math.floor(random() * ROWS).toString(16).padStart(12, '0')}`)));
+    results.push(
+      await time('one record by `_id`', REQUESTS, () =>
+        datasets.record(
+          meta,
+          `${meta.id.slice(0, 24)}${Math.floor(random() * ROWS)
+            .toString(16)
+            .padStart(12, '0')}`,
+        ),
+      ),
+    );
 
     const cpus = os.cpus();
-    out.push(`Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end.`);
+    out.push(
+      `Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end.`,
+    );
     out.push(
       `Snapshot: ${meta.rowCount.toLocaleString('en')} rows × ${meta.columns.length} columns, ${(meta.bytes / 2 ** 20).toFixed(1)} MiB of ZSTD Parquet, written in ${writeSeconds.toFixed(1)} s; DuckDB ${config.datasets.duckdbThreads} threads.`,
     );
     out.push(`First sorted request (no ordered copy yet): ${Math.round(coldSorted)} ms; building the ordered copy: ${copySeconds.toFixed(1)} s.`);
-    out.push(`First request of the filter name contains "Mer 12" (finds and keeps its ${wordTotal.toLocaleString('en')} matches): ${Math.round(firstSearch)} ms.`);
+    out.push(
+      `First request of the filter name contains "Mer 12" (finds and keeps its ${wordTotal.toLocaleString('en')} matches): ${Math.round(firstSearch)} ms.`,
+    );
     out.push('');
     out.push(`| records page (${PAGE_SIZE} records), ${REQUESTS} requests one at a time | p50 ms | p99 ms | max ms |`);
     out.push('|---|---:|---:|---:|');

@@ -21,10 +21,32 @@ export async function benchLedger(): Promise<string> {
     const userId = randomUUID();
     await handle.db
       .insertInto('users')
-      .values({ id: userId, email: 'ledger@bench.local', name: 'Ledger', password_hash: 'x', role: 'user', locale: 'en', theme: 'system', ai_base_url: null, ai_model: null, ai_provider: null, ai_api_key_sealed: null, created_at: now, updated_at: now })
+      .values({
+        id: userId,
+        email: 'ledger@bench.local',
+        name: 'Ledger',
+        password_hash: 'x',
+        role: 'user',
+        locale: 'en',
+        theme: 'system',
+        ai_base_url: null,
+        ai_model: null,
+        ai_provider: null,
+        ai_api_key_sealed: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const ledger = new Ledger(handle.db);
-    const entry = (n: number): LedgerEntry => ({ userId, kind: 'usage', creditsMicro: -1000, idempotencyKey: `bench:${n}`, unit: 'record', quantity: 100, unitPriceMicro: 10 });
+    const entry = (n: number): LedgerEntry => ({
+      userId,
+      kind: 'usage',
+      creditsMicro: -1000,
+      idempotencyKey: `bench:${n}`,
+      unit: 'record',
+      quantity: 100,
+      unitPriceMicro: 10,
+    });
     const lines = ['Ledger (SQLite, one user)', '', '| rows | balance (SUM) | appends |', '|---:|---:|---:|'];
     let rows = 0;
     for (const size of [1_000, 10_000, 100_000]) {

@@ -187,7 +187,8 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
     log(`${label}: seeding`);
     const bench = await Client.signUp(server.url, 'Bench');
     const lister = await Client.signUp(server.url, 'Lister');
-    for (let i = 0; i < 50; i++) await lister.call('POST', '/workflows', { name: `Workflow ${i}`, description: 'Fifty of them, the first page', tags: ['bench'] });
+    for (let i = 0; i < 50; i++)
+      await lister.call('POST', '/workflows', { name: `Workflow ${i}`, description: 'Fifty of them, the first page', tags: ['bench'] });
     const fresh = await bench.bigWorkflow('Fresh, 200 steps');
     const aged = await bench.bigWorkflow('Aged, 200 steps');
     const contended = await bench.bigWorkflow('Edited by ten clients, 200 steps');
@@ -198,7 +199,10 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
     log(`${label}: GET /workflows/`);
     rows.push({ name: '`GET /api/v1/workflows/` (50 workflows)', figures: await measure({ url: `${server.url}/api/v1/workflows/`, headers: lister.auth }) });
     log(`${label}: GET /workflows/{id}`);
-    rows.push({ name: '`GET /api/v1/workflows/{id}` (200 steps)', figures: await measure({ url: `${server.url}/api/v1/workflows/${fresh.id}`, headers: bench.auth }) });
+    rows.push({
+      name: '`GET /api/v1/workflows/{id}` (200 steps)',
+      figures: await measure({ url: `${server.url}/api/v1/workflows/${fresh.id}`, headers: bench.auth }),
+    });
 
     log(`${label}: reads at ${READ_RATE} req/s while 10 clients edit one workflow`);
     const [reads, writes] = await Promise.all([
@@ -270,7 +274,9 @@ function report(bare: Figures, results: DatabaseResults[]) {
     out.push(
       `| \`GET /users/me\` at a ${READ_RATE} req/s target while 10 clients edit one workflow | ${r.label} | ${Math.round(reads.rps)} | (fixed rate) | ${ms(reads.p50)} | ${ms(reads.p99)} | ${reads.errors} |`,
     );
-    out.push(`| … the 10 editing clients (PATCH a param, 200 steps) | ${r.label} | ${Math.round(writes.rps)} | ${share(writes.rps, bare.rps)} | ${ms(writes.p50)} | ${ms(writes.p99)} | ${writes.errors} |`);
+    out.push(
+      `| … the 10 editing clients (PATCH a param, 200 steps) | ${r.label} | ${Math.round(writes.rps)} | ${share(writes.rps, bare.rps)} | ${ms(writes.p50)} | ${ms(writes.p99)} | ${writes.errors} |`,
+    );
     for (const [name, f] of [
       ['PATCH a param, fresh 200-step workflow, 1 client', r.patch.fresh],
       [`PATCH a param, aged 200-step workflow (${r.history.edits} edits), 1 client`, r.patch.aged],
@@ -286,7 +292,10 @@ function report(bare: Figures, results: DatabaseResults[]) {
     out.push(`| stored history text (delta, checkpoints, change list, message), per edit | ${r.label} | ${Math.round(r.history.storedBytesPerEdit)} |`);
   }
   out.push('');
-  for (const r of results) out.push(`(${r.label}: the ${r.history.edits} edits took ${r.history.seconds.toFixed(1)} s through the service layer, ${Math.round(r.history.edits / r.history.seconds)} edits/s.)`);
+  for (const r of results)
+    out.push(
+      `(${r.label}: the ${r.history.edits} edits took ${r.history.seconds.toFixed(1)} s through the service layer, ${Math.round(r.history.edits / r.history.seconds)} edits/s.)`,
+    );
   console.log(out.join('\n'));
 }
 
@@ -317,7 +326,13 @@ async function benchFirstLoad() {
     const scripts: { path: string; transferred: Promise<number> }[] = [];
     page.on('response', (response) => {
       if (response.request().resourceType() !== 'script') return;
-      scripts.push({ path: new URL(response.url()).pathname, transferred: response.request().sizes().then((sizes) => sizes.responseBodySize) });
+      scripts.push({
+        path: new URL(response.url()).pathname,
+        transferred: response
+          .request()
+          .sizes()
+          .then((sizes) => sizes.responseBodySize),
+      });
     });
     await page.goto(`${server.url}/login`);
     await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
@@ -389,7 +404,10 @@ async function benchEditor(address: string, token: string, workflowId: string) {
     await page.locator('.react-flow__node').first().waitFor();
     rows.push(['open the editor until the graph shows', Date.now() - start]);
     const selectStart = Date.now();
-    await page.locator('.react-flow__node').nth(run + 5).click();
+    await page
+      .locator('.react-flow__node')
+      .nth(run + 5)
+      .click();
     await page.getByLabel('Step name').waitFor();
     rows.push(['select a step until its form shows', Date.now() - selectStart]);
     const typeStart = Date.now();
@@ -414,10 +432,23 @@ async function benchEditor(address: string, token: string, workflowId: string) {
 async function benchSandbox() {
   const RECORDS = 100_000;
   const BATCH = 1_000;
-  const records: JsonRecord[] = Array.from({ length: RECORDS }, (_, i) => ({ id: i, name: `customer ${i}`, amount: (i % 997) * 1.5, country: i % 3 ? 'NL' : 'DE' }));
+  const records: JsonRecord[] = Array.from({ length: RECORDS }, (_, i) => ({
+    id: i,
+    name: `customer ${i}`,
+    amount: (i % 997) * 1.5,
+    country: i % 3 ? 'NL' : 'DE',
+  }));
   const cases: [string, CodeMode, string][] = [
-    ['per record: spread, multiply by a variable, upper-case', 'per_record', 'return { ...record, total: record.amount * vars.rate, name: record.name.toUpperCase() };'],
-    ['per batch: the same as one map', 'per_batch', 'return records.map((record) => ({ ...record, total: record.amount * vars.rate, name: record.name.toUpperCase() }));'],
+    [
+      'per record: spread, multiply by a variable, upper-case',
+      'per_record',
+      'return { ...record, total: record.amount * vars.rate, name: record.name.toUpperCase() };',
+    ],
+    [
+      'per batch: the same as one map',
+      'per_batch',
+      'return records.map((record) => ({ ...record, total: record.amount * vars.rate, name: record.name.toUpperCase() }));',
+    ],
     ['per record: return the record unchanged', 'per_record', 'return record;'],
   ];
   const rows: string[] = [];
@@ -434,7 +465,9 @@ async function benchSandbox() {
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     times.sort((a, b) => a - b);
-    rows.push(`| ${name} | ${Math.round(RECORDS / seconds)} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times[Math.floor(times.length * 0.99)].toFixed(1)} |`);
+    rows.push(
+      `| ${name} | ${Math.round(RECORDS / seconds)} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times[Math.floor(times.length * 0.99)].toFixed(1)} |`,
+    );
   }
   const empty = new CodeSandbox('return record;');
   const t = process.hrtime.bigint();

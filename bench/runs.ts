@@ -21,7 +21,10 @@ import { withPg } from './pg';
  * On SQLite with the in-process queue, then on PostgreSQL (BENCH_DATABASE_URL) with BullMQ when
  * BENCH_REDIS_URL is set too.
  */
-const SIZES = (process.env.BENCH_RUNS_ROWS ?? '100000,1000000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_RUNS_ROWS ?? '100000,1000000')
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => n > 0);
 const REPEAT = Math.max(1, Number(process.env.BENCH_RUNS_REPEAT ?? 2));
 const SMALL_RUNS = Math.max(5, Number(process.env.BENCH_RUNS_SMALL ?? 50));
 const CONCURRENT = Math.max(1, Number(process.env.BENCH_RUNS_CONCURRENT ?? 20));
@@ -102,7 +105,12 @@ class Client extends ApiClient {
     const workflow = await this.call<{ id: string }>('POST', '/workflows', { name });
     const ids: string[] = [];
     for (const step of steps) {
-      const created = await this.call<{ id: string }>('POST', '/workflow-steps', { workflow_id: workflow.id, step_type: step.type, inputs: ids.slice(-1), param_inputs: step.params });
+      const created = await this.call<{ id: string }>('POST', '/workflow-steps', {
+        workflow_id: workflow.id,
+        step_type: step.type,
+        inputs: ids.slice(-1),
+        param_inputs: step.params,
+      });
       ids.push(created.id);
     }
     return { id: workflow.id, steps: ids };
@@ -114,7 +122,8 @@ class Client extends ApiClient {
     const started = await this.call<{ id: string }>('POST', `/workflow-execution/${workflowId}/steps/${stepId}/execute?mode=all`, {});
     const end = await this.waitForEnd(started.id);
     const ms = performance.now() - start;
-    if (end !== 'run_succeeded') throw new Error(`run ${started.id} ended with ${end}: ${JSON.stringify(await this.call('GET', `/workflow-runs/${started.id}`))}`);
+    if (end !== 'run_succeeded')
+      throw new Error(`run ${started.id} ended with ${end}: ${JSON.stringify(await this.call('GET', `/workflow-runs/${started.id}`))}`);
     return { run: await this.call<RunOut>('GET', `/workflow-runs/${started.id}`), ms };
   }
 
@@ -127,7 +136,9 @@ class Client extends ApiClient {
     let lastId = 0;
     for (let attempt = 0; attempt < 50; attempt++) {
       if (attempt > 0) streamReconnects++;
-      const res = await fetch(`${this.base}/api/v1/workflow-runs/${runId}/events`, { headers: { ...this.auth, ...(lastId ? { 'last-event-id': String(lastId) } : {}) } });
+      const res = await fetch(`${this.base}/api/v1/workflow-runs/${runId}/events`, {
+        headers: { ...this.auth, ...(lastId ? { 'last-event-id': String(lastId) } : {}) },
+      });
       if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
       const decoder = new TextDecoder();
       let text = '';
@@ -150,7 +161,14 @@ interface RunOut {
   started_at?: string;
   created_at: string;
   ended_at: string | null;
-  step_runs: { step_id: string; state: string; started_at: string | null; ended_at: string | null; output_dataset_id: string | null; records_total: number | null }[];
+  step_runs: {
+    step_id: string;
+    state: string;
+    started_at: string | null;
+    ended_at: string | null;
+    output_dataset_id: string | null;
+    records_total: number | null;
+  }[];
 }
 
 const stepMs = (s: RunOut['step_runs'][number]) => (s.started_at && s.ended_at ? Date.parse(s.ended_at) - Date.parse(s.started_at) : NaN);
@@ -194,7 +212,16 @@ const fiveSteps = (fileId: string) => [
   { type: 'import_csv', params: { file: fileId } },
   { type: 'filter', params: { condition: FILTER } },
   { type: 'add_column', params: { new_column: 'line_total', expression: FORMULA } },
-  { type: 'aggregate', params: { group_by: ['country'], aggregations: [{ column: 'line_total', function: 'sum', as: 'total' }, { column: '*', function: 'count', as: 'orders' }] } },
+  {
+    type: 'aggregate',
+    params: {
+      group_by: ['country'],
+      aggregations: [
+        { column: 'line_total', function: 'sum', as: 'total' },
+        { column: '*', function: 'count', as: 'orders' },
+      ],
+    },
+  },
   { type: 'sort', params: { columns: ['total'], direction: 'descending' } },
   { type: 'export_csv', params: { file_name: 'totals.csv' } },
 ];
@@ -261,10 +288,12 @@ async function pipeline(client: Client, csv: string, rows: number, dataDir: stri
 /** GET /datasets/{id}/records at random pages of 100, one request at a time over HTTP. */
 async function recordsPages(client: Client, datasetId: string, rows: number): Promise<{ p50: number; p99: number; max: number; first: number }> {
   let seed = 42;
-  const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const pages = Math.ceil(rows / 100);
   const get = async () => {
-    const res = await fetch(`${client.base}/api/v1/datasets/${datasetId}/records?page=${1 + Math.floor(random() * pages)}&page_size=100`, { headers: client.auth });
+    const res = await fetch(`${client.base}/api/v1/datasets/${datasetId}/records?page=${1 + Math.floor(random() * pages)}&page_size=100`, {
+      headers: client.auth,
+    });
     if (!res.ok) throw new Error(`records: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
@@ -324,7 +353,11 @@ async function smallRuns(client: Client): Promise<SmallFigures> {
     outside.push(ms - perStep.reduce((a, b) => a + b, 0));
   }
   took.sort((a, b) => a - b);
-  const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
 
   const workflows = [];
   for (let i = 0; i < CONCURRENT; i++) workflows.push(await client.workflow(`Small, concurrent ${i}`, threeSteps(5000 + i)));
@@ -393,11 +426,15 @@ const min = (values: number[]) => Math.min(...values);
 function report(results: BackendFigures[]): string {
   const cpus = os.cpus();
   const out: string[] = [];
-  out.push(`Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end.`);
+  out.push(
+    `Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end.`,
+  );
   out.push(`Event streams that closed before their run's end and were opened again: ${streamReconnects}.`);
   out.push(`Runs: best of ${REPEAT} for the 5-step workflow and for raw DuckDB (same process, same DuckDB threads).`);
   out.push('');
-  out.push('| 5-step workflow (import CSV → filter → formula → group by → sort → export CSV) | backend | engine s | raw DuckDB s | ratio (aim ≤ 2×) | peak RSS MiB (aim < 400) | RSS before MiB | raw DuckDB peak RSS MiB |');
+  out.push(
+    '| 5-step workflow (import CSV → filter → formula → group by → sort → export CSV) | backend | engine s | raw DuckDB s | ratio (aim ≤ 2×) | peak RSS MiB (aim < 400) | RSS before MiB | raw DuckDB peak RSS MiB |',
+  );
   out.push('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     for (const p of r.pipelines) {
@@ -412,14 +449,19 @@ function report(results: BackendFigures[]): string {
   for (const r of results) {
     for (const p of r.pipelines) {
       const inSteps = p.steps.reduce((a, b) => a + b, 0);
-      out.push(`| step runs (started → ended) | ${r.backend.label} | ${p.rows.toLocaleString('en')} | ${p.steps.map((v) => Math.round(v)).join(' | ')} | ${Math.round(min(p.engineMs) - inSteps)} |`);
+      out.push(
+        `| step runs (started → ended) | ${r.backend.label} | ${p.rows.toLocaleString('en')} | ${p.steps.map((v) => Math.round(v)).join(' | ')} | ${Math.round(min(p.engineMs) - inSteps)} |`,
+      );
     }
   }
   out.push('');
   out.push('| case | backend | p50 ms | p99 ms | other |');
   out.push('|---|---|---:|---:|---|');
   for (const r of results) {
-    if (r.pages) out.push(`| records page (100) of the ${r.pages.rows.toLocaleString('en')}-row import, random page, ${PAGE_REQUESTS} HTTP requests one at a time (aim p99 < 50) | ${r.backend.label} | ${f1(r.pages.p50)} | ${f1(r.pages.p99)} | max ${f1(r.pages.max)} ms; first request ${f1(r.pages.first)} ms (writes the deferred import) |`);
+    if (r.pages)
+      out.push(
+        `| records page (100) of the ${r.pages.rows.toLocaleString('en')}-row import, random page, ${PAGE_REQUESTS} HTTP requests one at a time (aim p99 < 50) | ${r.backend.label} | ${f1(r.pages.p50)} | ${f1(r.pages.p99)} | max ${f1(r.pages.max)} ms; first request ${f1(r.pages.first)} ms (writes the deferred import) |`,
+      );
     const s = r.small;
     out.push(
       `| 3-step run over 100 rows (typed table → filter → sort), execute → run_succeeded event, ${SMALL_RUNS} runs one at a time (aim < 100) | ${r.backend.label} | ${f1(s.p50)} | ${f1(s.p99)} | medians: steps ${s.stepMedians.map((v) => Math.round(v)).join(' + ')} ms, outside step runs ${Math.round(s.outsideMedian)} ms |`,
@@ -427,7 +469,10 @@ function report(results: BackendFigures[]): string {
     out.push(
       `| … ${s.concurrent.runs} such runs started at once (each its own workflow) | ${r.backend.label} | ${f1(s.concurrent.p50)} | ${f1(s.concurrent.p99)} | ${(s.concurrent.runs / s.concurrent.seconds).toFixed(1)} runs/s (all done in ${s.concurrent.seconds.toFixed(2)} s) |`,
     );
-    if (r.code) out.push(`| code step (per record, QuickJS) over ${CODE_ROWS.toLocaleString('en')} records: the step run | ${r.backend.label} | — | — | ${Math.round(r.code.recordsPerSecond).toLocaleString('en')} records/s (${secs(r.code.ms)} s; whole run ${secs(r.code.totalMs)} s) |`);
+    if (r.code)
+      out.push(
+        `| code step (per record, QuickJS) over ${CODE_ROWS.toLocaleString('en')} records: the step run | ${r.backend.label} | — | — | ${Math.round(r.code.recordsPerSecond).toLocaleString('en')} records/s (${secs(r.code.ms)} s; whole run ${secs(r.code.totalMs)} s) |`,
+      );
   }
   return out.join('\n');
 }
@@ -463,17 +508,37 @@ async function compiledServer(csv: string, rows: number): Promise<CompiledFigure
   const root = path.resolve(__dirname, '..');
   const entry = path.join(root, 'server', 'dist', 'server.js');
   log('runs (compiled server): building the server as npm start does');
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'server', 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'server', 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-compiled-'));
   const port = await freePort();
   const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', WEB_DIR: path.join(dataDir, 'no-web-app'), LOG_LEVEL: 'warn', IN_PROCESS_WORKER: 'true', DATABASE_URL: '', REDIS_URL: '', LOGIN_RATE_LIMIT_MAX: '1000000000', LOGIN_RATE_LIMIT_PER_ADDRESS_MAX: '1000000000' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WEB_DIR: path.join(dataDir, 'no-web-app'),
+      LOG_LEVEL: 'warn',
+      IN_PROCESS_WORKER: 'true',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOGIN_RATE_LIMIT_MAX: '1000000000',
+      LOGIN_RATE_LIMIT_PER_ADDRESS_MAX: '1000000000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
-      if (await fetch(`${base}/api/v1/openapi.json`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/api/v1/openapi.json`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 300) throw new Error('the compiled server did not start');
       await new Promise((r) => setTimeout(r, 100));
     }

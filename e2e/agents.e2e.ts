@@ -16,9 +16,11 @@ interface StepJson {
 }
 
 /** What the tools answered so far in this request (the `tool` messages), parsed. */
-const toolOutputs = (request: ChatRequestSeen) => request.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(textOf(m.content)) as { step?: StepJson });
+const toolOutputs = (request: ChatRequestSeen) =>
+  request.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(textOf(m.content)) as { step?: StepJson });
 
-const FINAL_TEXT = 'I built **three steps**: the leads are loaded, big deals kept, and sorted biggest first. Undo it from the card if it is not what you wanted.';
+const FINAL_TEXT =
+  'I built **three steps**: the leads are loaded, big deals kept, and sorted biggest first. Undo it from the card if it is not what you wanted.';
 
 /** A new account's new workflow, created from the list, open in the editor on its Assistant tab. */
 async function assistantOfNewWorkflow(e2e: E2E, name: string): Promise<{ page: Page; token: string; workflowId: string }> {
@@ -46,89 +48,93 @@ describe('the workflow assistant', () => {
     await llm?.close();
   });
 
-  e2e.test('asks the coordinator for a 3-step workflow: the answer streams in, the steps appear on the canvas as one commit, and Undo takes them away', async () => {
-    // The model's side of the turn: three add_step calls, then connect_steps between the steps they
-    // made (ids only the tools' answers know), then a text streamed in small pieces. The stand-in
-    // numbers its tool calls afresh in each answer (call_1…), as some real servers do.
-    llm.queue(
-      {
-        toolCalls: [
-          { name: 'add_step', args: { step_type: 'import_csv', name: 'Load leads' } },
-          { name: 'add_step', args: { step_type: 'filter', name: 'Big deals' } },
-          { name: 'add_step', args: { step_type: 'sort', name: 'Biggest first' } },
-        ],
-      },
-      (request) => {
-        const [load, filter, sort] = toolOutputs(request).map((o) => o.step!.id);
-        return {
+  e2e.test(
+    'asks the coordinator for a 3-step workflow: the answer streams in, the steps appear on the canvas as one commit, and Undo takes them away',
+    async () => {
+      // The model's side of the turn: three add_step calls, then connect_steps between the steps they
+      // made (ids only the tools' answers know), then a text streamed in small pieces. The stand-in
+      // numbers its tool calls afresh in each answer (call_1…), as some real servers do.
+      llm.queue(
+        {
           toolCalls: [
-            { name: 'connect_steps', args: { from_step_id: load, to_step_id: filter } },
-            { name: 'connect_steps', args: { from_step_id: filter, to_step_id: sort } },
+            { name: 'add_step', args: { step_type: 'import_csv', name: 'Load leads' } },
+            { name: 'add_step', args: { step_type: 'filter', name: 'Big deals' } },
+            { name: 'add_step', args: { step_type: 'sort', name: 'Biggest first' } },
           ],
-        };
-      },
-      { text: FINAL_TEXT, chunkSize: 6, delayMs: 60 },
-    );
-    const { page, token, workflowId } = await assistantOfNewWorkflow(e2e, 'Lead pipeline');
-    const nodes = page.getByTestId('step-node');
-    expect(await nodes.count()).toBe(0);
+        },
+        (request) => {
+          const [load, filter, sort] = toolOutputs(request).map((o) => o.step!.id);
+          return {
+            toolCalls: [
+              { name: 'connect_steps', args: { from_step_id: load, to_step_id: filter } },
+              { name: 'connect_steps', args: { from_step_id: filter, to_step_id: sort } },
+            ],
+          };
+        },
+        { text: FINAL_TEXT, chunkSize: 6, delayMs: 60 },
+      );
+      const { page, token, workflowId } = await assistantOfNewWorkflow(e2e, 'Lead pipeline');
+      const nodes = page.getByTestId('step-node');
+      expect(await nodes.count()).toBe(0);
 
-    await page.getByRole('textbox', { name: 'Message' }).fill('Load leads.csv, keep the big deals and sort them, biggest first.');
-    await page.getByRole('button', { name: 'Send' }).click();
-    const log = page.getByRole('log', { name: 'Messages' });
+      await page.getByRole('textbox', { name: 'Message' }).fill('Load leads.csv, keep the big deals and sort them, biggest first.');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const log = page.getByRole('log', { name: 'Messages' });
 
-    // The tool cards say what each call did, in words.
-    const tools = log.getByTestId('tool-call');
-    await tools.filter({ hasText: 'Added step Load leads' }).waitFor();
-    await tools.filter({ hasText: 'Added step Biggest first' }).waitFor();
-    await tools.filter({ hasText: 'Connected Big deals → Biggest first' }).waitFor();
-    // The text streams in: part of it is on screen while Stop still stands for Send.
-    const answer = log.getByTestId('chat-message').filter({ hasText: 'I built' });
-    await answer.waitFor();
-    expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
-    expect((await answer.textContent()) ?? '').not.toContain('Undo it from the card');
-    await log.getByText('three steps', { exact: true }).waitFor();
-    await answer.getByText(/Undo it from the card if it is not what you wanted\./).waitFor();
-    await page.getByRole('button', { name: 'Send' }).waitFor();
-    // Each card joined its own result, in the order the calls were made.
-    expect(await tools.allTextContents()).toEqual([
-      'Added step Load leads',
-      'Added step Big deals',
-      'Added step Biggest first',
-      'Connected Load leads → Big deals',
-      'Connected Big deals → Biggest first',
-    ]);
-    expect(await log.locator('[data-testid=tool-call][data-state=done]').count()).toBe(5);
+      // The tool cards say what each call did, in words.
+      const tools = log.getByTestId('tool-call');
+      await tools.filter({ hasText: 'Added step Load leads' }).waitFor();
+      await tools.filter({ hasText: 'Added step Biggest first' }).waitFor();
+      await tools.filter({ hasText: 'Connected Big deals → Biggest first' }).waitFor();
+      // The text streams in: part of it is on screen while Stop still stands for Send.
+      const answer = log.getByTestId('chat-message').filter({ hasText: 'I built' });
+      await answer.waitFor();
+      expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
+      expect((await answer.textContent()) ?? '').not.toContain('Undo it from the card');
+      await log.getByText('three steps', { exact: true }).waitFor();
+      await answer.getByText(/Undo it from the card if it is not what you wanted\./).waitFor();
+      await page.getByRole('button', { name: 'Send' }).waitFor();
+      // Each card joined its own result, in the order the calls were made.
+      expect(await tools.allTextContents()).toEqual([
+        'Added step Load leads',
+        'Added step Big deals',
+        'Added step Biggest first',
+        'Connected Load leads → Big deals',
+        'Connected Big deals → Biggest first',
+      ]);
+      expect(await log.locator('[data-testid=tool-call][data-state=done]').count()).toBe(5);
 
-    // One commit, with its changes, and the three steps on the canvas as the user sees them.
-    const card = log.getByTestId('commit-card');
-    await card.getByText('Added 3 step(s), connected 2').waitFor();
-    const changes = card.getByRole('list', { name: 'Changes' }).getByRole('listitem');
-    expect(await changes.allTextContents()).toEqual([
-      'Added step Load leads',
-      'Added step Big deals',
-      'Added step Biggest first',
-      'Connected Load leads → Big deals',
-      'Connected Big deals → Biggest first',
-    ]);
-    await nodes.nth(2).waitFor();
-    expect((await nodes.evaluateAll((all) => all.map((n) => n.getAttribute('aria-label')))).sort()).toEqual(['Big deals', 'Biggest first', 'Load leads']);
-    await nodes.filter({ hasText: 'Load leads' }).getByText('Import CSV').waitFor();
-    const saved = (await getWithToken(e2e.baseUrl, `/api/v1/workflow-steps?workflow_id=${workflowId}`, token)).body as StepJson[];
-    const byName = new Map(saved.map((s) => [s.name, s]));
-    expect(byName.get('Big deals')!.inputs).toEqual([byName.get('Load leads')!.id]);
-    expect(byName.get('Biggest first')!.inputs).toEqual([byName.get('Big deals')!.id]);
+      // One commit, with its changes, and the three steps on the canvas as the user sees them.
+      const card = log.getByTestId('commit-card');
+      await card.getByText('Added 3 step(s), connected 2').waitFor();
+      const changes = card.getByRole('list', { name: 'Changes' }).getByRole('listitem');
+      expect(await changes.allTextContents()).toEqual([
+        'Added step Load leads',
+        'Added step Big deals',
+        'Added step Biggest first',
+        'Connected Load leads → Big deals',
+        'Connected Big deals → Biggest first',
+      ]);
+      await nodes.nth(2).waitFor();
+      expect((await nodes.evaluateAll((all) => all.map((n) => n.getAttribute('aria-label')))).sort()).toEqual(['Big deals', 'Biggest first', 'Load leads']);
+      await nodes.filter({ hasText: 'Load leads' }).getByText('Import CSV').waitFor();
+      const saved = (await getWithToken(e2e.baseUrl, `/api/v1/workflow-steps?workflow_id=${workflowId}`, token)).body as StepJson[];
+      const byName = new Map(saved.map((s) => [s.name, s]));
+      expect(byName.get('Big deals')!.inputs).toEqual([byName.get('Load leads')!.id]);
+      expect(byName.get('Biggest first')!.inputs).toEqual([byName.get('Big deals')!.id]);
 
-    // Undo on the card: the steps leave the canvas and the workflow.
-    await card.getByRole('button', { name: 'Undo: Added 3 step(s), connected 2' }).click();
-    await card.getByText('Undone').waitFor();
-    await nodes.first().waitFor({ state: 'detached' });
-    expect(await nodes.count()).toBe(0);
-    expect((await getWithToken(e2e.baseUrl, `/api/v1/workflow-steps?workflow_id=${workflowId}`, token)).body).toEqual([]);
-    // The model was offered the coordinator's tools and read the user's words.
-    expect(llm.requests.at(-3)!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['add_step', 'connect_steps']));
-    expect(textOf(llm.requests.at(-3)!.messages.at(-1)!.content)).toContain('biggest first');
-  }, 90_000);
+      // Undo on the card: the steps leave the canvas and the workflow.
+      await card.getByRole('button', { name: 'Undo: Added 3 step(s), connected 2' }).click();
+      await card.getByText('Undone').waitFor();
+      await nodes.first().waitFor({ state: 'detached' });
+      expect(await nodes.count()).toBe(0);
+      expect((await getWithToken(e2e.baseUrl, `/api/v1/workflow-steps?workflow_id=${workflowId}`, token)).body).toEqual([]);
+      // The model was offered the coordinator's tools and read the user's words.
+      expect(llm.requests.at(-3)!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['add_step', 'connect_steps']));
+      expect(textOf(llm.requests.at(-3)!.messages.at(-1)!.content)).toContain('biggest first');
+    },
+    90_000,
+  );
 });
 
 describe('the workflow assistant without a model', () => {

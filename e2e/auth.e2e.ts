@@ -17,9 +17,7 @@ describe('signing up, in and out', () => {
 
     // Sent on to sign in, with the server's welcome and the email already filled in.
     await waitForPath(page, '/login');
-    expect(await seeNotice(page, 'Your account is ready. Sign in to start building.')).toContain(
-      'Your account is ready. Sign in to start building.',
-    );
+    expect(await seeNotice(page, 'Your account is ready. Sign in to start building.')).toContain('Your account is ready. Sign in to start building.');
     await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(account.email);
 

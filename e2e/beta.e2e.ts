@@ -17,7 +17,12 @@ describe('the invite-only beta', () => {
     await admin.getByLabel('Note (optional)').fill('Meetup in Berlin');
     await admin.getByRole('button', { name: 'Create codes' }).click();
     const created = admin.getByRole('list', { name: 'New codes' });
-    const code = ((await created.getByText(/^STEP-[A-Z0-9]{4}-[A-Z0-9]{4}$/).first().textContent()) ?? '').trim();
+    const code = (
+      (await created
+        .getByText(/^STEP-[A-Z0-9]{4}-[A-Z0-9]{4}$/)
+        .first()
+        .textContent()) ?? ''
+    ).trim();
     expect(code).toMatch(/^STEP-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
 
     // A visitor: no code, no account.
@@ -37,7 +42,10 @@ describe('the invite-only beta', () => {
     await waitForPath(page, '/login');
     // Sent on to sign in with the email filled in (as auth.e2e.ts): type the password once the form holds it.
     await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
-    await page.waitForFunction((email) => (document.querySelector('input[type="email"], input[name="email"]') as HTMLInputElement | null)?.value === email, visitor.email);
+    await page.waitForFunction(
+      (email) => (document.querySelector('input[type="email"], input[name="email"]') as HTMLInputElement | null)?.value === email,
+      visitor.email,
+    );
     await page.getByLabel('Password', { exact: true }).fill(visitor.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await waitForPath(page, '/');

@@ -38,7 +38,14 @@ describe('credits and top-ups', () => {
       position: { x: 0, y: 0 },
       param_inputs: { columns: [{ name: 'n', type: 'integer' }], rows: [[1], [2], [3]] },
     });
-    await api('POST', '/workflow-steps/', { workflow_id: workflow.id, step_type: 'filter', name: 'Big ones', inputs: [rows.id], position: { x: 0, y: 160 }, param_inputs: { condition: 'n > 1' } });
+    await api('POST', '/workflow-steps/', {
+      workflow_id: workflow.id,
+      step_type: 'filter',
+      name: 'Big ones',
+      inputs: [rows.id],
+      position: { x: 0, y: 160 },
+      param_inputs: { condition: 'n > 1' },
+    });
 
     const page = await signedInPage(e2e, token);
     await page.goto(`/workflows/${workflow.id as string}`);

@@ -37,7 +37,10 @@ describe('contact and support', () => {
     await staff.getByText('My CSV has 50,000 rows but the import step stops at 10,000.').waitFor();
     await staff.getByLabel('Your reply').fill('Thanks! Raise the step’s row limit under Advanced; a fix for the default is on its way.');
     await staff.getByRole('button', { name: 'Send reply' }).click();
-    await staff.getByRole('list', { name: 'Conversation' }).getByText(/Raise the step’s row limit/).waitFor();
+    await staff
+      .getByRole('list', { name: 'Conversation' })
+      .getByText(/Raise the step’s row limit/)
+      .waitFor();
     // The query is read again after the reply: its status follows a moment later.
     const status = staff.getByLabel('Status');
     for (let tries = 0; tries < 50 && (await status.inputValue()) !== 'answered'; tries++) await staff.waitForTimeout(100);
@@ -47,7 +50,10 @@ describe('contact and support', () => {
     const email = await waitForEmail(e2e.stack.dataDir, customer.email);
     expect(email).toMatch(/Import stops at row 10,000/);
     await mine.click();
-    await page.getByRole('list', { name: 'Conversation' }).getByText(/Raise the step’s row limit/).waitFor();
+    await page
+      .getByRole('list', { name: 'Conversation' })
+      .getByText(/Raise the step’s row limit/)
+      .waitFor();
     await page.getByText('Answered').first().waitFor();
   });
 });

@@ -93,7 +93,10 @@ describe('choosing files for a step', () => {
       await picker.getByRole('button', { name: 'Choose file' }).click();
       await inspector.getByRole('button', { name: 'Save settings' }).click();
       const changed = await stepUntil(token, workflowId, (s) => s.param_inputs.file !== saved.param_inputs.file);
-      const orders = (await getWithToken(e2e.baseUrl, `/api/v1/files/files/${String(changed.param_inputs.file)}`, token)).body as { name: string; path: { name: string }[] };
+      const orders = (await getWithToken(e2e.baseUrl, `/api/v1/files/files/${String(changed.param_inputs.file)}`, token)).body as {
+        name: string;
+        path: { name: string }[];
+      };
       expect(orders).toMatchObject({ name: 'orders.csv', path: [{ name: 'Exports' }] });
     },
     120_000,

@@ -22,7 +22,12 @@ describe('gallery copy and preview', () => {
       const author = await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Caroline Herschel' }));
       const token = await logInViaApi(e2e.baseUrl, author);
       const workflow = await send(token, 'POST', '/workflows', { name: 'Comet tracker', description: 'Finds bright comets.', tags: ['astronomy'] });
-      const load = await send(token, 'POST', '/workflow-steps', { workflow_id: workflow.id, step_type: 'import_csv', name: 'Load comets', position: { x: 0, y: 0 } });
+      const load = await send(token, 'POST', '/workflow-steps', {
+        workflow_id: workflow.id,
+        step_type: 'import_csv',
+        name: 'Load comets',
+        position: { x: 0, y: 0 },
+      });
       await send(token, 'POST', '/workflow-steps', {
         workflow_id: workflow.id,
         step_type: 'filter',

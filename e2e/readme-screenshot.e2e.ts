@@ -22,7 +22,11 @@ describeWhenAsked('the README screenshot', () => {
     };
     const orders = await upload('orders.csv', 'order_id,customer_id,amount,status\n1,7,120,paid\n');
     const customers = await upload('customers.csv', 'customer_id,name,country\n7,Ada,NL\n');
-    const workflow = await api('POST', '/workflows/', { name: 'Paid orders by country', description: 'Weekly revenue per country from paid orders.', tags: ['sales', 'weekly'] });
+    const workflow = await api('POST', '/workflows/', {
+      name: 'Paid orders by country',
+      description: 'Weekly revenue per country from paid orders.',
+      tags: ['sales', 'weekly'],
+    });
     const step = async (type: string, name: string, x: number, y: number, inputs: unknown[] = [], params: Record<string, unknown> = {}) =>
       (await api('POST', '/workflow-steps/', { workflow_id: workflow.id, step_type: type, name, inputs, position: { x, y }, param_inputs: params })).id;
     const ordersStep = await step('import_csv', 'Orders', 0, 0, [], { file: orders });

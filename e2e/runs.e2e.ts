@@ -30,7 +30,9 @@ describe('running a workflow', () => {
       // The CSV goes up through the file manager and a workflow starts from it.
       await page.goto('/files');
       await page.getByText('No files yet').waitFor();
-      await page.setInputFiles('[data-testid=upload-files-input]', [{ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(`${orders.join('\n')}\n`) }]);
+      await page.setInputFiles('[data-testid=upload-files-input]', [
+        { name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(`${orders.join('\n')}\n`) },
+      ]);
       await page.getByText('1 upload complete').waitFor();
       await page.getByRole('button', { name: 'Actions for orders.csv' }).click();
       await page.getByRole('menuitem', { name: 'Use in a workflow' }).click();
@@ -43,7 +45,13 @@ describe('running a workflow', () => {
       const steps = (await getWithToken(e2e.baseUrl, `/api/v1/workflow-steps?workflow_id=${workflowId}`, token)).body as StepJson[];
       expect(steps.map((s) => s.step_type)).toEqual(['import_csv']);
       const add = (body: Record<string, unknown>) => sendWithToken(e2e.baseUrl, token, 'POST', '/api/v1/workflow-steps/', { workflow_id: workflowId, ...body });
-      const paid = await add({ step_type: 'filter', name: 'Paid orders', inputs: [steps[0].id], param_inputs: { condition: "status = 'paid'" }, position: { x: 0, y: 160 } });
+      const paid = await add({
+        step_type: 'filter',
+        name: 'Paid orders',
+        inputs: [steps[0].id],
+        param_inputs: { condition: "status = 'paid'" },
+        position: { x: 0, y: 160 },
+      });
       const totals = await add({
         step_type: 'aggregate',
         name: 'Totals per region',
@@ -72,10 +80,16 @@ describe('running a workflow', () => {
       const grid = page.getByRole('grid');
       await grid.getByRole('row').nth(3).waitFor();
       const cells = async () =>
-        grid.getByRole('row').evaluateAll((rows) => rows.slice(1).map((row) => Array.from(row.querySelectorAll('[role=gridcell]'), (cell) => cell.textContent ?? '')));
+        grid
+          .getByRole('row')
+          .evaluateAll((rows) => rows.slice(1).map((row) => Array.from(row.querySelectorAll('[role=gridcell]'), (cell) => cell.textContent ?? '')));
       const shown = await cells();
       expect(shown).toHaveLength(3);
-      const totalOf = (region: string) => shown.find((row) => row.includes(region))?.at(-1)?.replace(/[^\d.]/g, '');
+      const totalOf = (region: string) =>
+        shown
+          .find((row) => row.includes(region))
+          ?.at(-1)
+          ?.replace(/[^\d.]/g, '');
       for (const [region, total] of expectedTotals) expect([region, Number(totalOf(region))]).toEqual([region, total]);
 
       // Filter to one region, then take the filter off again.
@@ -95,7 +109,12 @@ describe('running a workflow', () => {
       // The dataset as it is, record ids first (the export step leaves them out by default).
       const lines = fs.readFileSync(saved, 'utf8').trim().split('\n');
       expect(lines[0]).toBe('_id,region,total');
-      expect(lines.slice(1).map((line) => line.slice(line.indexOf(',') + 1)).sort()).toEqual([...expectedTotals].map(([region, total]) => `${region},${total}`).sort());
+      expect(
+        lines
+          .slice(1)
+          .map((line) => line.slice(line.indexOf(',') + 1))
+          .sort(),
+      ).toEqual([...expectedTotals].map(([region, total]) => `${region},${total}`).sort());
 
       // And the export step left totals.csv among the user's files.
       const top = (await getWithToken(e2e.baseUrl, '/api/v1/files/folders/root', token)).body as { items: { name: string }[] };

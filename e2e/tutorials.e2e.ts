@@ -41,25 +41,56 @@ async function tutorialPage(e2e: E2E, lang: Lang): Promise<{ page: Page; token: 
 
 /** A step type's name and its params' labels as the catalogue shows them in that language. */
 async function stepInfo(type: string, lang: Lang, token: string): Promise<{ name: string; label: (param: string) => string }> {
-  const res = await fetch(`${e2e.baseUrl}/api/v1/workflow-step-infos/${type}`, { headers: { authorization: `Bearer ${token}`, 'accept-language': lang === 'cn' ? 'zh-CN' : 'en' } });
+  const res = await fetch(`${e2e.baseUrl}/api/v1/workflow-step-infos/${type}`, {
+    headers: { authorization: `Bearer ${token}`, 'accept-language': lang === 'cn' ? 'zh-CN' : 'en' },
+  });
   const info = (await res.json()) as { name?: string; params?: { name: string; label: string }[] };
   if (!info.name || !info.params) throw new Error(`No step info for ${type} (HTTP ${res.status})`);
   return { name: info.name, label: (param) => info.params!.find((p) => p.name === param)!.label };
 }
 
-const orders = ['region,amount,status', ...Array.from({ length: 24 }, (_, i) => `${['North', 'South', 'East'][i % 3]},${20 + i * 3},${i % 5 === 0 ? 'refunded' : 'paid'}`)].join('\n');
+const orders = [
+  'region,amount,status',
+  ...Array.from({ length: 24 }, (_, i) => `${['North', 'South', 'East'][i % 3]},${20 + i * 3},${i % 5 === 0 ? 'refunded' : 'paid'}`),
+].join('\n');
 
 const captions = {
   firstWorkflow: {
-    en: ['Upload a CSV file in Files', 'Start a workflow from it', 'Add a step from the catalogue', 'Say which rows to keep, then save', 'Run the workflow and watch each step', 'Open the result'],
+    en: [
+      'Upload a CSV file in Files',
+      'Start a workflow from it',
+      'Add a step from the catalogue',
+      'Say which rows to keep, then save',
+      'Run the workflow and watch each step',
+      'Open the result',
+    ],
     cn: ['在“文件”中上传一个 CSV 文件', '用它新建工作流', '从步骤目录添加一个步骤', '写下要保留哪些行，然后保存', '运行工作流，观察每个步骤', '打开结果'],
   },
   billing: {
-    en: ['Billing shows your balance and what your workflows spent', 'Compare workflows', 'Every charge, step by step', 'Top up: choose a pack', 'Pay on the checkout page (test mode here)', 'The credits are in your balance'],
-    cn: ['“账单”显示余额以及各工作流的花费', '比较各个工作流', '每一笔费用，精确到步骤', '充值：选择一个套餐', '在结账页面付款（此处为测试模式）', '积分已到账'],
+    en: [
+      'Billing shows your balance and what your workflows spent',
+      'Compare workflows',
+      'Every charge, step by step',
+      'Top up: choose a pack',
+      'Pay on the checkout page (test mode here)',
+      'The credits are in your balance',
+    ],
+    cn: [
+      '“账单”显示余额以及各工作流的花费',
+      '比较各个工作流',
+      '每一笔费用，精确到步骤',
+      '充值：选择一个套餐',
+      '在结账页面付款（此处为测试模式）',
+      '积分已到账',
+    ],
   },
   files: {
-    en: ['Files keeps everything you upload', 'Make a folder for your reports', 'Upload straight into it', 'Each file has its actions: preview, download, use in a workflow'],
+    en: [
+      'Files keeps everything you upload',
+      'Make a folder for your reports',
+      'Upload straight into it',
+      'Each file has its actions: preview, download, use in a workflow',
+    ],
     cn: ['“文件”保存你上传的一切', '为报表新建一个文件夹', '直接上传到文件夹中', '每个文件都有操作：预览、下载、在工作流中使用'],
   },
 };
@@ -102,7 +133,10 @@ async function recordFirstWorkflow(lang: Lang): Promise<number> {
   await panel.getByTestId('run-state').getByText(t('run.state.succeeded')).waitFor({ timeout: 30_000 });
   await page.waitForTimeout(1500);
   await rec.caption(say[5], 600);
-  await panel.getByRole('link', { name: t('run.step.output') }).last().click();
+  await panel
+    .getByRole('link', { name: t('run.step.output') })
+    .last()
+    .click();
   await page.getByRole('grid').getByRole('row').nth(2).waitFor();
   await page.waitForTimeout(2500);
   return rec.save(path.join(OUT, ...(lang === 'cn' ? ['cn'] : [])), 'first-workflow');
@@ -149,9 +183,26 @@ async function spendSomeCredits(token: string, names: string[]): Promise<void> {
       step_type: 'table_input',
       name: 'Orders',
       position: { x: 0, y: 0 },
-      param_inputs: { columns: [{ name: 'region', type: 'text' }, { name: 'amount', type: 'integer' }], rows: [['North', 10], ['South', 25 + i], ['North', 40]] },
+      param_inputs: {
+        columns: [
+          { name: 'region', type: 'text' },
+          { name: 'amount', type: 'integer' },
+        ],
+        rows: [
+          ['North', 10],
+          ['South', 25 + i],
+          ['North', 40],
+        ],
+      },
     });
-    const filter = await api('POST', '/workflow-steps/', { workflow_id: workflow.id, step_type: 'filter', name: 'Big orders', inputs: [table.id], position: { x: 0, y: 160 }, param_inputs: { condition: 'amount > 20' } });
+    const filter = await api('POST', '/workflow-steps/', {
+      workflow_id: workflow.id,
+      step_type: 'filter',
+      name: 'Big orders',
+      inputs: [table.id],
+      position: { x: 0, y: 160 },
+      param_inputs: { condition: 'amount > 20' },
+    });
     const totals = await api('POST', '/workflow-steps/', {
       workflow_id: workflow.id,
       step_type: 'aggregate',
@@ -189,7 +240,10 @@ async function recordBilling(lang: Lang): Promise<number> {
   await rec.caption(say[1], 2400);
   await page.getByText(t('billing.records.title')).evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
   await rec.caption(say[2], 2600);
-  await page.getByText(t('payments.topUp.title')).first().evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+  await page
+    .getByText(t('payments.topUp.title'))
+    .first()
+    .evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
   await rec.caption(say[3], 1400);
   await page.getByRole('button', { name: t('payments.buyPack', { name: 'Starter' }) }).click();
   await page.waitForURL(/\/billing\/test-checkout\/[0-9a-f-]{36}$/);

@@ -181,10 +181,19 @@ describe('workflow editor layout and theme', () => {
       for (const tab of ['Steps', 'History']) {
         await page.locator('aside').first().getByRole('tab', { name: tab, exact: true }).click();
         // The tab's content is on screen (the history is fetched when its tab opens).
-        await (tab === 'Steps' ? page.getByRole('button', { name: 'Add step Import CSV' }) : page.getByRole('list', { name: 'History', exact: true }).getByRole('listitem').first()).waitFor();
+        await (
+          tab === 'Steps'
+            ? page.getByRole('button', { name: 'Add step Import CSV' })
+            : page.getByRole('list', { name: 'History', exact: true }).getByRole('listitem').first()
+        ).waitFor();
         const sizes = await page.evaluate(() => {
           const controls = document.querySelector('.react-flow__controls')!.getBoundingClientRect();
-          return { scrollHeight: document.scrollingElement!.scrollHeight, innerHeight: window.innerHeight, controlsBottom: controls.bottom, controlsTop: controls.top };
+          return {
+            scrollHeight: document.scrollingElement!.scrollHeight,
+            innerHeight: window.innerHeight,
+            controlsBottom: controls.bottom,
+            controlsTop: controls.top,
+          };
         });
         const undo = (await page.getByRole('button', { name: 'Undo', exact: true }).boundingBox())!;
         const where = `${viewport.width}x${viewport.height} on ${tab}`;
@@ -283,4 +292,3 @@ function luminance(css: string): number {
   });
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
-

@@ -82,7 +82,13 @@ export function lowContrastTexts(page: Page): Promise<LowContrast[]> {
       const needed = large ? 3 : 4.5;
       // 0.05 of slack: anti-aliased colours from the theme's scale land a hair either side.
       if (ratio + 0.05 < needed) {
-        found.push({ text: node.textContent.trim().slice(0, 60), ratio: Math.round(ratio * 100) / 100, needed, color: `rgb(${painted.map(Math.round).join(',')})`, background: `rgb(${background.colour.map(Math.round).join(',')})` });
+        found.push({
+          text: node.textContent.trim().slice(0, 60),
+          ratio: Math.round(ratio * 100) / 100,
+          needed,
+          color: `rgb(${painted.map(Math.round).join(',')})`,
+          background: `rgb(${background.colour.map(Math.round).join(',')})`,
+        });
       }
     }
     return found;

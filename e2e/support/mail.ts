@@ -27,7 +27,12 @@ export async function waitForEmail(dataDir: string, to: string, timeoutMs = 10_0
   const deadline = Date.now() + timeoutMs;
   const recipient = new RegExp(`^To:.*${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'im');
   for (;;) {
-    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')).sort() : [];
+    const files = fs.existsSync(outbox)
+      ? fs
+          .readdirSync(outbox)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+      : [];
     for (const file of files) {
       const raw = fs.readFileSync(path.join(outbox, file), 'utf8');
       if (recipient.test(raw)) return decodeQuotedPrintable(raw);

@@ -100,9 +100,49 @@ export async function startRecording(page: Page): Promise<Recording> {
       fs.writeFileSync(list, `${lines.join('\n')}\n`);
       fs.mkdirSync(dir, { recursive: true });
       const video = path.join(dir, `${name}.webm`);
-      execFileSync('ffmpeg', ['-y', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-vf', 'fps=15,scale=1280:-2,format=yuv420p', '-c:v', 'libvpx-vp9', '-b:v', '0', '-crf', '42', '-row-mt', '1', '-deadline', 'good', '-cpu-used', '4', video]);
+      execFileSync('ffmpeg', [
+        '-y',
+        '-loglevel',
+        'error',
+        '-f',
+        'concat',
+        '-safe',
+        '0',
+        '-i',
+        list,
+        '-vf',
+        'fps=15,scale=1280:-2,format=yuv420p',
+        '-c:v',
+        'libvpx-vp9',
+        '-b:v',
+        '0',
+        '-crf',
+        '42',
+        '-row-mt',
+        '1',
+        '-deadline',
+        'good',
+        '-cpu-used',
+        '4',
+        video,
+      ]);
       const seconds = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', video]).toString().trim());
-      execFileSync('ffmpeg', ['-y', '-loglevel', 'error', '-ss', String(Math.max(0, seconds * 0.6)), '-i', video, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '4', path.join(dir, `${name}.jpg`)]);
+      execFileSync('ffmpeg', [
+        '-y',
+        '-loglevel',
+        'error',
+        '-ss',
+        String(Math.max(0, seconds * 0.6)),
+        '-i',
+        video,
+        '-frames:v',
+        '1',
+        '-vf',
+        'scale=640:-2',
+        '-q:v',
+        '4',
+        path.join(dir, `${name}.jpg`),
+      ]);
       fs.rmSync(work, { recursive: true, force: true });
       return Math.round(seconds);
     },

@@ -176,7 +176,9 @@ export function useE2E(env: Record<string, string> | (() => Promise<Record<strin
       // thing the policy blocked as a securitypolicyviolation event (and a console error).
       await context.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
-          console.error(`[csp-violation] ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} in ${event.sourceFile || event.documentURI}:${event.lineNumber}`);
+          console.error(
+            `[csp-violation] ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} in ${event.sourceFile || event.documentURI}:${event.lineNumber}`,
+          );
         });
       });
       const page = await context.newPage();

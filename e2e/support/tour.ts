@@ -66,20 +66,30 @@ async function furnishedAccount(language: Language): Promise<Furnished> {
   const step = (body: Record<string, unknown>) => api(token, language, 'POST', '/workflow-steps/', { workflow_id: workflowId, ...body });
   const csv = await step({ step_type: 'import_csv', param_inputs: { file: fileId }, position: { x: 0, y: 0 } });
   const filter = await step({ step_type: 'filter', param_inputs: { condition: "country IN ('NL', 'UK')" }, inputs: [csv.id], position: { x: 0, y: 160 } });
-  const label = await step({ step_type: 'add_column', param_inputs: { new_column: 'label', expression: 'upper(name)' }, inputs: [filter.id], position: { x: 0, y: 320 } });
+  const label = await step({
+    step_type: 'add_column',
+    param_inputs: { new_column: 'label', expression: 'upper(name)' },
+    inputs: [filter.id],
+    position: { x: 0, y: 320 },
+  });
   await step({ step_type: 'filter', param_inputs: { condition: "region = 'EU'" }, inputs: [csv.id], position: { x: 320, y: 160 } });
 
   const run = async (stepId: unknown, mode: string) => {
     const started = await api(token, language, 'POST', `/workflow-execution/${workflowId}/steps/${stepId as string}/execute?mode=${mode}`, {});
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-      const current = (await api(token, language, 'GET', `/workflow-runs/${started.id as string}`)) as { state: string; step_runs: { step_id: string; output_dataset_id: string | null }[] };
+      const current = (await api(token, language, 'GET', `/workflow-runs/${started.id as string}`)) as {
+        state: string;
+        step_runs: { step_id: string; output_dataset_id: string | null }[];
+      };
       if (FINAL_STATES.includes(current.state)) return current;
     }
     throw new Error(`The run of ${workflowId} did not end within 30 s`);
   };
   await run(label.id, 'up_to');
   await api(token, language, 'PATCH', `/workflow-steps/${filter.id as string}/param-inputs`, { param_inputs: { condition: "country = 'NL'" } });
-  await api(token, language, 'PATCH', `/workflow-steps/${label.id as string}/param-inputs`, { param_inputs: { new_column: 'label', expression: "concat(name, ' (', country, ')')" } });
+  await api(token, language, 'PATCH', `/workflow-steps/${label.id as string}/param-inputs`, {
+    param_inputs: { new_column: 'label', expression: "concat(name, ' (', country, ')')" },
+  });
   const second = await run(csv.id, 'all');
   if (second.state !== 'failed') throw new Error(`The second run should fail on the missing column, it ended ${second.state}`);
   const datasetId = second.step_runs.find((s) => s.step_id === label.id)?.output_dataset_id;
@@ -134,7 +144,10 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
     path: `/workflows/${workflowId}`,
     open: async (page) => {
       await page.locator('[data-testid="step-run-state"][data-state="failed"]').waitFor();
-      const finished = page.getByTestId('step-run-row').filter({ has: page.locator('[data-state="succeeded"]') }).last();
+      const finished = page
+        .getByTestId('step-run-row')
+        .filter({ has: page.locator('[data-state="succeeded"]') })
+        .last();
       await finished.locator('button[aria-expanded]').click();
       await page.getByTestId('step-run-details').locator('pre').waitFor();
     },
@@ -179,7 +192,10 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
     path: `/workflows/${workflowId}`,
     open: async (page) => {
       await page.getByTestId('step-node').first().waitFor();
-      await page.getByText(/^(Publish|发布)$/).first().click();
+      await page
+        .getByText(/^(Publish|发布)$/)
+        .first()
+        .click();
       await page.getByRole('dialog').waitFor();
     },
   },
@@ -187,7 +203,10 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
     name: 'new-workflow-dialog',
     path: '/workflows',
     open: async (page) => {
-      await page.getByRole('button', { name: /New workflow|新建工作流/ }).first().click();
+      await page
+        .getByRole('button', { name: /New workflow|新建工作流/ })
+        .first()
+        .click();
       await page.getByRole('dialog').waitFor();
     },
   },
@@ -200,7 +219,12 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
       await page.getByRole('grid').getByRole('row').nth(1).click();
       await page.getByRole('dialog').locator('dl').waitFor();
       // Measured once it has slid in: mid-animation its texts are still fading in.
-      await page.waitForFunction(() => document.querySelector('[role="dialog"]')?.getAnimations({ subtree: true }).every((a) => a.playState !== 'running'));
+      await page.waitForFunction(() =>
+        document
+          .querySelector('[role="dialog"]')
+          ?.getAnimations({ subtree: true })
+          .every((a) => a.playState !== 'running'),
+      );
     },
   },
   {
@@ -223,7 +247,16 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
       await panel.getByRole('table').locator('del').first().waitFor();
     },
   },
-  { name: 'files', path: '/files', open: (page) => page.locator('main').getByText(/Customers|客户/).first().waitFor() },
+  {
+    name: 'files',
+    path: '/files',
+    open: (page) =>
+      page
+        .locator('main')
+        .getByText(/Customers|客户/)
+        .first()
+        .waitFor(),
+  },
   { name: 'settings', path: '/settings' },
   { name: 'gallery', path: '/gallery', before: publish },
   { name: 'gallery-preview', path: `/gallery/${workflowId}`, open: (page) => page.getByTestId('step-node').nth(2).waitFor() },
@@ -262,7 +295,10 @@ async function filterRecords(page: Page): Promise<void> {
 
 /** The step catalogue's English names and descriptions (served by the API, not in i18n/). */
 async function englishStepTexts(token: string): Promise<RegExp[]> {
-  const infos = (language: Language) => api(token, language, 'GET', '/workflow-step-infos/?page_size=100') as Promise<unknown> as Promise<{ items: { id: string; name: string; description: string }[] }>;
+  const infos = (language: Language) =>
+    api(token, language, 'GET', '/workflow-step-infos/?page_size=100') as Promise<unknown> as Promise<{
+      items: { id: string; name: string; description: string }[];
+    }>;
   const [en, zh] = await Promise.all([infos('en'), infos('cn')]);
   const chinese = new Map(zh.items.map((info) => [info.id, info]));
   return en.items
@@ -330,4 +366,3 @@ const visitorScreens: Screen[] = [
   { name: 'forgot-password', path: '/forgot-password' },
   { name: 'videos-visitor', path: '/videos' },
 ];
-

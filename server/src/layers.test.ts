@@ -56,8 +56,14 @@ describe('layer rules (npm run lint)', () => {
   it('lets the web app import only types from server/', async () => {
     const [value, typeOnly, inlineTypes, ownTestServer] = await lint([
       { path: 'src/features/x/X.ts', code: "import { stepTypes } from '../../../server/src/engine/step-types';\nexport const all = stepTypes;\n" },
-      { path: 'src/features/x/X.ts', code: "import type { StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';\nexport type Info = StepInfoOut;\n" },
-      { path: 'src/features/x/X.ts', code: "import { type StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';\nexport type Info = StepInfoOut;\n" },
+      {
+        path: 'src/features/x/X.ts',
+        code: "import type { StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';\nexport type Info = StepInfoOut;\n",
+      },
+      {
+        path: 'src/features/x/X.ts',
+        code: "import { type StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';\nexport type Info = StepInfoOut;\n",
+      },
       { path: 'src/features/x/X.test.ts', code: "import { server } from '../../test/server';\nexport const s = server;\n" },
     ]);
     expect(messages(value)).toEqual([expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: .*may only `import type` from server\//)]);
@@ -115,11 +121,20 @@ describe('layer rules (npm run lint)', () => {
   it('makes routes go through their service', async () => {
     const head = "import type { FastifyPluginAsync } from 'fastify';\n";
     const [helper, query, repository, storage, wiring] = await lint([
-      { path: 'server/src/modules/x/x.routes.ts', code: `${head}import { zip } from './zip';\nconst r: FastifyPluginAsync = async (app) => { await zip(app.db, app.storage); };\nexport default r;\n` },
-      { path: 'server/src/modules/x/x.routes.ts', code: `${head}const r: FastifyPluginAsync = async (app) => { await app.db.selectFrom('users').selectAll().execute(); };\nexport default r;\n` },
+      {
+        path: 'server/src/modules/x/x.routes.ts',
+        code: `${head}import { zip } from './zip';\nconst r: FastifyPluginAsync = async (app) => { await zip(app.db, app.storage); };\nexport default r;\n`,
+      },
+      {
+        path: 'server/src/modules/x/x.routes.ts',
+        code: `${head}const r: FastifyPluginAsync = async (app) => { await app.db.selectFrom('users').selectAll().execute(); };\nexport default r;\n`,
+      },
       { path: 'server/src/modules/x/x.routes.ts', code: "import { FilesRepository } from '../files/files.repository';\nexport const R = FilesRepository;\n" },
       { path: 'server/src/modules/x/x.routes.ts', code: "import { fileKey } from '../../storage';\nexport const k = fileKey;\n" },
-      { path: 'server/src/modules/x/x.routes.ts', code: `${head}import { XService } from './x.service';\nconst r: FastifyPluginAsync = async (app) => { const x = new XService({ db: app.db, storage: app.storage }); app.get('/', async () => x.list()); };\nexport default r;\n` },
+      {
+        path: 'server/src/modules/x/x.routes.ts',
+        code: `${head}import { XService } from './x.service';\nconst r: FastifyPluginAsync = async (app) => { const x = new XService({ db: app.db, storage: app.storage }); app.get('/', async () => x.list()); };\nexport default r;\n`,
+      },
     ]);
     const why = expect.stringMatching(/route → service → repository\/storage/);
     expect(messages(helper)).toEqual([why, why]);

@@ -29,11 +29,19 @@ async function main() {
   registerJobHandlers(jobs, { db: handle.db, storage, log });
   const datasets = new Datasets({ storage, config: config.datasets, log });
   new DatasetMaterializer(handle.db, datasets, log).install();
-  const { engine, events } = createRunEngine({ db: handle.db, storage, config, log, datasets, jobs, secrets: loadSecretBox(config.secretsKey, config.dataDir) });
+  const { engine, events } = createRunEngine({
+    db: handle.db,
+    storage,
+    config,
+    log,
+    datasets,
+    jobs,
+    secrets: loadSecretBox(config.secretsKey, config.dataDir),
+  });
   engine.register();
   const requeued = await engine.recover();
   if (requeued) log.info({ requeued }, 'run engine: requeued unfinished step runs');
-  if (jobs.kind === 'memory') log.warn({}, 'worker: no REDIS_URL, so the job queue is in memory and this worker cannot take the API processes\' jobs');
+  if (jobs.kind === 'memory') log.warn({}, "worker: no REDIS_URL, so the job queue is in memory and this worker cannot take the API processes' jobs");
   // Keeps the process alive until a signal; the jobs above run on unref'd timers.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   log.info({ database: handle.dialect, queue: jobs.kind, concurrency: config.queue.concurrency }, 'worker ready');

@@ -74,11 +74,46 @@ function Public({ Page }: { Page: LazyComponent }) {
 function LocalizedRoutes() {
   return (
     <Routes>
-      <Route index element={<Lazy><HomePage /></Lazy>} />
-      <Route path="login" element={<Lazy><LoginPage /></Lazy>} />
-      <Route path="signup" element={<Lazy><SignupPage /></Lazy>} />
-      <Route path="forgot-password" element={<Lazy><ForgotPasswordPage /></Lazy>} />
-      <Route path="reset-password" element={<Lazy><ResetPasswordPage /></Lazy>} />
+      <Route
+        index
+        element={
+          <Lazy>
+            <HomePage />
+          </Lazy>
+        }
+      />
+      <Route
+        path="login"
+        element={
+          <Lazy>
+            <LoginPage />
+          </Lazy>
+        }
+      />
+      <Route
+        path="signup"
+        element={
+          <Lazy>
+            <SignupPage />
+          </Lazy>
+        }
+      />
+      <Route
+        path="forgot-password"
+        element={
+          <Lazy>
+            <ForgotPasswordPage />
+          </Lazy>
+        }
+      />
+      <Route
+        path="reset-password"
+        element={
+          <Lazy>
+            <ResetPasswordPage />
+          </Lazy>
+        }
+      />
       {areas.map(
         ({ id, path, Page, public: isPublic, roles }) =>
           Page && <Route key={id} path={path.slice(1)} element={isPublic ? <Public Page={Page} /> : <SignedIn Page={Page} roles={roles} />} />,
@@ -93,7 +128,14 @@ function LocalizedRoutes() {
       <Route path="support/:queryId" element={<SignedIn Page={SupportQueryPage} roles={STAFF_ROLES} />} />
       <Route path="admin/invitation-codes" element={<SignedIn Page={InvitationCodesPage} roles={ADMIN_ROLES} />} />
       <Route path="admin/videos" element={<SignedIn Page={AdminVideosPage} roles={ADMIN_ROLES} />} />
-      <Route path="*" element={<Lazy><NotFoundPage /></Lazy>} />
+      <Route
+        path="*"
+        element={
+          <Lazy>
+            <NotFoundPage />
+          </Lazy>
+        }
+      />
     </Routes>
   );
 }

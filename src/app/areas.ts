@@ -1,5 +1,18 @@
 import type { IconType } from 'react-icons';
-import { LuFlaskConical, LuFolder, LuHeadset, LuLayoutDashboard, LuLayoutGrid, LuLifeBuoy, LuMessagesSquare, LuSettings, LuShieldCheck, LuTvMinimalPlay, LuWallet, LuWorkflow } from 'react-icons/lu';
+import {
+  LuFlaskConical,
+  LuFolder,
+  LuHeadset,
+  LuLayoutDashboard,
+  LuLayoutGrid,
+  LuLifeBuoy,
+  LuMessagesSquare,
+  LuSettings,
+  LuShieldCheck,
+  LuTvMinimalPlay,
+  LuWallet,
+  LuWorkflow,
+} from 'react-icons/lu';
 import { lazyComponent, type LazyComponent } from './lazyComponent';
 import { ADMIN_ROLES, hasRole, STAFF_ROLES, type Role } from './roles';
 
@@ -44,16 +57,50 @@ export const areas: Area[] = [
   { id: 'dashboard', path: '/', labelId: 'nav.dashboard', descriptionId: 'nav.dashboard.description', icon: LuLayoutDashboard },
   { id: 'workflows', path: '/workflows', labelId: 'nav.workflows', descriptionId: 'nav.workflows.description', icon: LuWorkflow, Page: WorkflowsPage },
   { id: 'files', path: '/files', labelId: 'nav.files', descriptionId: 'nav.files.description', icon: LuFolder, Page: FilesPage },
-  { id: 'conversations', path: '/conversations', labelId: 'nav.conversations', descriptionId: 'nav.conversations.description', icon: LuMessagesSquare, Page: ConversationsPage },
+  {
+    id: 'conversations',
+    path: '/conversations',
+    labelId: 'nav.conversations',
+    descriptionId: 'nav.conversations.description',
+    icon: LuMessagesSquare,
+    Page: ConversationsPage,
+  },
   { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', icon: LuLayoutGrid, Page: GalleryPage, public: true },
   { id: 'billing', path: '/billing', labelId: 'nav.billing', descriptionId: 'nav.billing.description', icon: LuWallet, Page: BillingPage },
   { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', icon: LuSettings, Page: SettingsPage },
   { id: 'contact', path: '/contact', labelId: 'nav.contact', descriptionId: 'nav.contact.description', icon: LuLifeBuoy, Page: ContactPage, secondary: true },
-  { id: 'videos', path: '/videos', labelId: 'nav.videos', descriptionId: 'nav.videos.description', icon: LuTvMinimalPlay, Page: VideosPage, public: true, secondary: true },
+  {
+    id: 'videos',
+    path: '/videos',
+    labelId: 'nav.videos',
+    descriptionId: 'nav.videos.description',
+    icon: LuTvMinimalPlay,
+    Page: VideosPage,
+    public: true,
+    secondary: true,
+  },
   { id: 'beta', path: '/beta', labelId: 'nav.beta', descriptionId: 'nav.beta.description', icon: LuFlaskConical, Page: BetaPage, secondary: true },
-  { id: 'support', path: '/support', labelId: 'nav.support', descriptionId: 'nav.support.description', icon: LuHeadset, Page: SupportQueuePage, roles: STAFF_ROLES, secondary: true },
+  {
+    id: 'support',
+    path: '/support',
+    labelId: 'nav.support',
+    descriptionId: 'nav.support.description',
+    icon: LuHeadset,
+    Page: SupportQueuePage,
+    roles: STAFF_ROLES,
+    secondary: true,
+  },
   // /admin opens the first admin page (invitation codes); both admin pages are listed in AppRoutes.
-  { id: 'admin', path: '/admin', labelId: 'nav.admin', descriptionId: 'nav.admin.description', icon: LuShieldCheck, Page: AdminHomePage, roles: ADMIN_ROLES, secondary: true },
+  {
+    id: 'admin',
+    path: '/admin',
+    labelId: 'nav.admin',
+    descriptionId: 'nav.admin.description',
+    icon: LuShieldCheck,
+    Page: AdminHomePage,
+    roles: ADMIN_ROLES,
+    secondary: true,
+  },
 ];
 
 /** The areas this user may see (all of them that need no role when signed out). */

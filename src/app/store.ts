@@ -25,7 +25,8 @@ export function makeStore(preloadedState?: Partial<RootState>) {
     reducer: rootReducer,
     preloadedState,
     // The listener goes first so it sees API results even if a later middleware stops them.
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().prepend(createNoticesMiddleware()).concat(baseApi.middleware, createStepDraftsMiddleware(), createTopUpMiddleware()),
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware().prepend(createNoticesMiddleware()).concat(baseApi.middleware, createStepDraftsMiddleware(), createTopUpMiddleware()),
     devTools: !isProduction,
   });
 }

@@ -8,7 +8,13 @@ import { NavLinks } from './NavLinks';
 import { UserMenu } from './UserMenu';
 
 /** The signed-in frame: header with logo, area navigation, language and user menu; page below. */
-export function AppShell({ children, fluid = false }: { children: ReactNode; /** Full width, no page padding: the workflow editor's canvas. */ fluid?: boolean }) {
+export function AppShell({
+  children,
+  fluid = false,
+}: {
+  children: ReactNode;
+  /** Full width, no page padding: the workflow editor's canvas. */ fluid?: boolean;
+}) {
   const intl = useIntl();
   return (
     // The editor (fluid) fills the screen exactly on wide screens: its panels scroll inside

@@ -19,7 +19,8 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
       bg="canvas"
       bgImage={{
         _light: 'radial-gradient(1200px 600px at 10% -10%, #e8e2ff 0%, transparent 60%), radial-gradient(900px 500px at 110% 10%, #dff3ff 0%, transparent 55%)',
-        _dark: 'radial-gradient(1200px 600px at 10% -10%, rgba(118,80,245,0.25) 0%, transparent 60%), radial-gradient(900px 500px at 110% 10%, rgba(56,189,248,0.12) 0%, transparent 55%)',
+        _dark:
+          'radial-gradient(1200px 600px at 10% -10%, rgba(118,80,245,0.25) 0%, transparent 60%), radial-gradient(900px 500px at 110% 10%, rgba(56,189,248,0.12) 0%, transparent 55%)',
       }}
     >
       <Container maxW="6xl" py="4">

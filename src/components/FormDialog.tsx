@@ -24,7 +24,20 @@ export interface FormDialogProps {
  * form, so Enter submits and the action button is a real submit button; Escape, the backdrop and
  * Cancel all cancel.
  */
-export function FormDialog({ open, title, children, submitLabel, onSubmit, onCancel, loading, submitDisabled, destructive, role, maxW = 'md', initialFocus }: FormDialogProps) {
+export function FormDialog({
+  open,
+  title,
+  children,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  loading,
+  submitDisabled,
+  destructive,
+  role,
+  maxW = 'md',
+  initialFocus,
+}: FormDialogProps) {
   const intl = useIntl();
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -28,7 +28,9 @@ export function PublicOrAppShell({ children }: { children: ReactNode }) {
             <HStack ms="auto" gap="1">
               <LanguageSwitcher display={{ base: 'none', sm: 'inline-flex' }} />
               <Button asChild variant="ghost" size="sm">
-                <LocaleLink to="/login" state={{ from: pathname + search }}>{intl.formatMessage({ id: 'auth.login.submit' })}</LocaleLink>
+                <LocaleLink to="/login" state={{ from: pathname + search }}>
+                  {intl.formatMessage({ id: 'auth.login.submit' })}
+                </LocaleLink>
               </Button>
               <Button asChild colorPalette="brand" size="sm">
                 <LocaleLink to="/signup">{intl.formatMessage({ id: 'gallery.signUp' })}</LocaleLink>

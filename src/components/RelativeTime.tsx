@@ -14,7 +14,8 @@ export function RelativeTime({ value }: { value: string }) {
   const intl = useIntl();
   const seconds = (new Date(value).getTime() - Date.now()) / 1000;
   const [unit, size] = UNITS.find(([, s]) => Math.abs(seconds) >= s) ?? ['second', 1];
-  const text = unit === 'second' ? intl.formatMessage({ id: 'common.justNow' }) : intl.formatRelativeTime(Math.round(seconds / size), unit, { numeric: 'auto' });
+  const text =
+    unit === 'second' ? intl.formatMessage({ id: 'common.justNow' }) : intl.formatRelativeTime(Math.round(seconds / size), unit, { numeric: 'auto' });
   return (
     <time dateTime={value} title={intl.formatDate(value, { dateStyle: 'medium', timeStyle: 'short' })}>
       {text}

@@ -18,7 +18,6 @@ export function localeRedirectTarget(
   browserLang: string | null | undefined,
 ): string | null {
   if (pathname === '/' || pathname === '' || isUnderCnPrefix(pathname)) return null;
-  const wantsChinese =
-    storedPref === 'cn' || (storedPref === null && (browserLang ?? '').toLowerCase().startsWith('zh'));
+  const wantsChinese = storedPref === 'cn' || (storedPref === null && (browserLang ?? '').toLowerCase().startsWith('zh'));
   return wantsChinese ? `${CN_PREFIX}${pathname}${search}${hash}` : null;
 }

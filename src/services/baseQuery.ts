@@ -1,10 +1,4 @@
-import {
-  fetchBaseQuery,
-  type BaseQueryFn,
-  type FetchArgs,
-  type FetchBaseQueryError,
-  type FetchBaseQueryMeta,
-} from '@reduxjs/toolkit/query/react';
+import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError, type FetchBaseQueryMeta } from '@reduxjs/toolkit/query/react';
 import { apiBaseUrl } from '../config/env';
 import { requestTimed } from '../features/requestTiming/requestTimingSlice';
 import { isPublicEndpoint } from './publicEndpoints';

@@ -48,7 +48,12 @@ export function describeModelFailure(err: unknown): ModelFailure {
     if (status !== null) return failure('rejected', status, null, detail, false);
     return failure('unreachable', null, null, cause.message, true);
   }
-  if (JSONParseError.isInstance(cause) || TypeValidationError.isInstance(cause) || NoObjectGeneratedError.isInstance(cause) || NoOutputGeneratedError.isInstance(cause)) {
+  if (
+    JSONParseError.isInstance(cause) ||
+    TypeValidationError.isInstance(cause) ||
+    NoObjectGeneratedError.isInstance(cause) ||
+    NoOutputGeneratedError.isInstance(cause)
+  ) {
     return failure('bad_answer', null, null, (cause as Error).message, true);
   }
   const code = (cause as { code?: unknown; cause?: { code?: unknown } } | null)?.cause?.code ?? (cause as { code?: unknown } | null)?.code;

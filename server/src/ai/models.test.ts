@@ -77,7 +77,9 @@ describe('chat models over the OpenAI-compatible protocol', () => {
     const { output } = await generateText({
       model: model(),
       prompt: 'classify',
-      output: Output.object({ schema: jsonSchema<{ label: string }>({ type: 'object', properties: { label: { type: 'string' } }, required: ['label'], additionalProperties: false }) }),
+      output: Output.object({
+        schema: jsonSchema<{ label: string }>({ type: 'object', properties: { label: { type: 'string' } }, required: ['label'], additionalProperties: false }),
+      }),
     });
     expect(output).toEqual({ label: 'positive' });
     expect(llm.requests.at(-1)!.responseFormat).toMatchObject({ type: 'json_schema' });
@@ -93,7 +95,13 @@ describe('chat models over the OpenAI-compatible protocol', () => {
       }
       throw new Error('the call succeeded');
     };
-    expect(await failureOf({ status: 429, message: 'Rate limit reached', retryAfterSeconds: 7 })).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 7000, detail: 'Rate limit reached', retryable: true });
+    expect(await failureOf({ status: 429, message: 'Rate limit reached', retryAfterSeconds: 7 })).toMatchObject({
+      kind: 'rate_limited',
+      status: 429,
+      retryAfterMs: 7000,
+      detail: 'Rate limit reached',
+      retryable: true,
+    });
     // The key is refused before any reply is taken.
     expect(await failureOf(null, { apiKey: 'wrong' })).toMatchObject({ kind: 'auth', status: 401, detail: 'Incorrect API key provided', retryable: false });
     expect(await failureOf({ status: 404, message: 'The model does not exist' })).toMatchObject({ kind: 'rejected', status: 404, retryable: false });

@@ -70,7 +70,10 @@ export function requireChatModel(settings: ModelSettings): ChatModel {
 
 /** People paste the endpoint itself (".../v1/chat/completions") or a trailing slash. */
 function normaliseBaseUrl(url: string | null): string {
-  return (url || OPENAI_URL).trim().replace(/\/+$/, '').replace(/\/(chat\/completions|embeddings)$/, '');
+  return (url || OPENAI_URL)
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\/(chat\/completions|embeddings)$/, '');
 }
 
 function safeHost(url: string): string {

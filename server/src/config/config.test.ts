@@ -24,13 +24,26 @@ describe('HTTP step settings', () => {
 
 describe('queue configuration', () => {
   it('keeps jobs in memory by default and in BullMQ once REDIS_URL is set, unless told otherwise', () => {
-    expect(loadConfig({}).queue).toEqual({ backend: 'memory', concurrency: 4, prefix: 'stepwise', lockDurationMs: 30_000, stalledIntervalMs: 30_000, maxStalledCount: 2 });
+    expect(loadConfig({}).queue).toEqual({
+      backend: 'memory',
+      concurrency: 4,
+      prefix: 'stepwise',
+      lockDurationMs: 30_000,
+      stalledIntervalMs: 30_000,
+      maxStalledCount: 2,
+    });
     expect(loadConfig({ REDIS_URL: 'redis://r:6379' }).queue.backend).toBe('bullmq');
     expect(loadConfig({ REDIS_URL: 'redis://r:6379', QUEUE_BACKEND: 'memory' }).queue.backend).toBe('memory');
   });
 
   it('reads the concurrency and BullMQ timings, within bounds', () => {
-    const queue = loadConfig({ QUEUE_CONCURRENCY: '8', QUEUE_PREFIX: 'acme', QUEUE_LOCK_DURATION_MS: '5000', QUEUE_STALLED_INTERVAL_MS: '2000', QUEUE_MAX_STALLED_COUNT: '0' }).queue;
+    const queue = loadConfig({
+      QUEUE_CONCURRENCY: '8',
+      QUEUE_PREFIX: 'acme',
+      QUEUE_LOCK_DURATION_MS: '5000',
+      QUEUE_STALLED_INTERVAL_MS: '2000',
+      QUEUE_MAX_STALLED_COUNT: '0',
+    }).queue;
     expect(queue).toMatchObject({ concurrency: 8, prefix: 'acme', lockDurationMs: 5000, stalledIntervalMs: 2000, maxStalledCount: 0 });
     expect(loadConfig({ QUEUE_CONCURRENCY: '0' }).queue.concurrency).toBe(1);
     expect(loadConfig({ QUEUE_CONCURRENCY: '100000' }).queue.concurrency).toBe(256);
@@ -58,11 +71,13 @@ describe('payments configuration', () => {
 
   it('needs the webhook secret with the Stripe key, or purchases would never be credited', () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
-    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_API_BASE: 'http://127.0.0.1:12111/' }).payments).toMatchObject({
-      stripeSecretKey: 'sk_test_x',
-      stripeWebhookSecret: 'whsec_x',
-      stripeApiBase: 'http://127.0.0.1:12111',
-    });
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_API_BASE: 'http://127.0.0.1:12111/' }).payments).toMatchObject(
+      {
+        stripeSecretKey: 'sk_test_x',
+        stripeWebhookSecret: 'whsec_x',
+        stripeApiBase: 'http://127.0.0.1:12111',
+      },
+    );
     expect(() => loadConfig({ STRIPE_API_BASE: 'ftp://stripe.local' })).toThrow(/STRIPE_API_BASE/);
     expect(() => loadConfig({ STRIPE_API_BASE: 'not a url' })).toThrow(/STRIPE_API_BASE/);
   });
@@ -101,7 +116,9 @@ describe('support and beta settings', () => {
 describe('billing configuration', () => {
   it('charges by default with 100 sign-up credits and the step types’ own prices', () => {
     expect(loadConfig({}).billing).toEqual({ enabled: true, signupCredits: 100, stepPrices: {}, aiTokenPricePer1k: 0.02 });
-    expect(loadConfig({ BILLING_ENABLED: 'false', BILLING_SIGNUP_CREDITS: '5', STEP_PRICES: '{"ai_prompt": 1.5, "code": 0}', AI_TOKEN_PRICE_PER_1K: '0.1' }).billing).toEqual({
+    expect(
+      loadConfig({ BILLING_ENABLED: 'false', BILLING_SIGNUP_CREDITS: '5', STEP_PRICES: '{"ai_prompt": 1.5, "code": 0}', AI_TOKEN_PRICE_PER_1K: '0.1' }).billing,
+    ).toEqual({
       enabled: false,
       signupCredits: 5,
       stepPrices: { ai_prompt: 1.5, code: 0 },

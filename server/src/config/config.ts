@@ -197,7 +197,8 @@ const bool = (value: string | undefined, fallback: boolean): boolean =>
 /** `512MB`, `2GB`, `1.5GiB`: a size DuckDB understands, checked here so a typo fails at start. */
 function memorySize(value: string | undefined): string | null {
   if (value === undefined || value === '') return null;
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(value.trim())) throw new Error(`DUCKDB_MEMORY_LIMIT must be a size like 1GB or 512MB, got "${value}"`);
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(value.trim()))
+    throw new Error(`DUCKDB_MEMORY_LIMIT must be a size like 1GB or 512MB, got "${value}"`);
   return value.trim();
 }
 
@@ -292,7 +293,8 @@ const MAX_PRICE = 1_000_000;
 function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
   const price = (value: unknown, name: string): number => {
     const n = typeof value === 'string' ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_PRICE) throw new Error(`${name} must be a number of credits from 0 to ${MAX_PRICE}, got ${JSON.stringify(value)}`);
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_PRICE)
+      throw new Error(`${name} must be a number of credits from 0 to ${MAX_PRICE}, got ${JSON.stringify(value)}`);
     return n;
   };
   const stepPrices: Record<string, number> = {};
@@ -303,7 +305,8 @@ function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
     } catch {
       throw new Error(`STEP_PRICES must be a JSON object like {"ai_prompt": 1.5}, got "${env.STEP_PRICES}"`);
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`STEP_PRICES must be a JSON object like {"ai_prompt": 1.5}, got "${env.STEP_PRICES}"`);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error(`STEP_PRICES must be a JSON object like {"ai_prompt": 1.5}, got "${env.STEP_PRICES}"`);
     for (const [type, credits] of Object.entries(parsed)) stepPrices[type] = price(credits, `STEP_PRICES.${type}`);
   }
   return {
@@ -340,7 +343,8 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
   const stripeSecretKey = env.STRIPE_SECRET_KEY || null;
   const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET || null;
   // Stripe would take the money and we would never hear of it: no webhook, no credits.
-  if (stripeSecretKey && !stripeWebhookSecret) throw new Error('STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the webhook endpoint\'s signing secret), or purchases are never credited');
+  if (stripeSecretKey && !stripeWebhookSecret)
+    throw new Error("STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the webhook endpoint's signing secret), or purchases are never credited");
   return { stripeSecretKey, stripeWebhookSecret, stripeApiBase: stripeApiBase(env.STRIPE_API_BASE), packs: creditPacks(env.CREDIT_PACKS) };
 }
 
@@ -371,8 +375,10 @@ export function creditPacks(value: string | undefined): CreditPack[] {
     const fail = (what: string) => new Error(`CREDIT_PACKS[${i}]: ${what}`);
     if (typeof p.id !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(p.id)) throw fail('id must be 1-40 of a-z, 0-9, _ and -');
     if (typeof p.name !== 'string' || p.name.trim() === '' || p.name.length > 100) throw fail('name must be 1-100 characters');
-    if (typeof p.credits !== 'number' || !Number.isFinite(p.credits) || p.credits <= 0 || p.credits > 1e9) throw fail('credits must be a number above 0 and at most 1e9');
-    if (!Number.isInteger(p.amount_cents) || (p.amount_cents as number) < 1 || (p.amount_cents as number) > 99_999_999) throw fail('amount_cents must be a whole number from 1 to 99999999');
+    if (typeof p.credits !== 'number' || !Number.isFinite(p.credits) || p.credits <= 0 || p.credits > 1e9)
+      throw fail('credits must be a number above 0 and at most 1e9');
+    if (!Number.isInteger(p.amount_cents) || (p.amount_cents as number) < 1 || (p.amount_cents as number) > 99_999_999)
+      throw fail('amount_cents must be a whole number from 1 to 99999999');
     if (typeof p.currency !== 'string' || !/^[a-zA-Z]{3}$/.test(p.currency)) throw fail('currency must be a three-letter code like usd');
     return { id: p.id, name: p.name.trim(), credits: p.credits, amount_cents: p.amount_cents as number, currency: p.currency.toLowerCase() };
   });

@@ -74,7 +74,10 @@ function differences(declared: Map<string, Columns>, migrated: Map<string, Colum
     for (const [column, { nullable }] of actual) {
       const typed = columns.get(column);
       if (!typed) out.push(`${name}.${column}: migrated, but not in schema.ts`);
-      else if (typed.nullable !== nullable) out.push(`${name}.${column}: ${nullable ? 'nullable in the database, but schema.ts lacks `| null`' : 'NOT NULL in the database, but schema.ts says `| null`'}`);
+      else if (typed.nullable !== nullable)
+        out.push(
+          `${name}.${column}: ${nullable ? 'nullable in the database, but schema.ts lacks `| null`' : 'NOT NULL in the database, but schema.ts says `| null`'}`,
+        );
     }
     for (const column of columns.keys()) if (!actual.has(column)) out.push(`${name}.${column}: in schema.ts, but no migration adds it`);
   }

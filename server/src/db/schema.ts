@@ -1,4 +1,3 @@
-
 // Row types of every table, as Kysely sees them. Timestamps are ISO-8601 strings in UTC on both
 // databases (timestamptz on PostgreSQL is parsed back to ISO strings in database.ts), ids are
 // text UUIDs, so the services never branch on the dialect.
@@ -80,7 +79,6 @@ export interface Database {
   invitation_code_uses: InvitationCodeUsesTable;
   videos: VideosTable;
 }
-
 
 export interface WorkflowsTable {
   id: string;

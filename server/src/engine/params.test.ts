@@ -35,10 +35,28 @@ describe('defaultParams', () => {
 describe('validateParams', () => {
   it('accepts the defaults plus the required values of every step type', () => {
     const sample: Record<string, unknown> = {
-      file: 'f-1', folder: 'f-2', dataset: 'd-1', condition: 'x > 1', columns: ['a'], mapping: { a: 'b' },
-      new_column: 'c', expression: 'a + 1', left_on: ['id'], right_on: ['id'], prompt: 'Hi {{field.name}}', url: 'https://x.test/{{field.id}}',
-      column: 'a', pivot_column: 'b', value_column: 'c', pattern: '(\\d+)', values: ['x'], labels: ['yes', 'no'], fields: [{ name: 'total', type: 'number' }],
-      casts: [{ column: 'a', type: 'text' }], fills: [{ column: 'a', method: 'forward' }], paths: [{ path: '$.a', as: 'a' }],
+      file: 'f-1',
+      folder: 'f-2',
+      dataset: 'd-1',
+      condition: 'x > 1',
+      columns: ['a'],
+      mapping: { a: 'b' },
+      new_column: 'c',
+      expression: 'a + 1',
+      left_on: ['id'],
+      right_on: ['id'],
+      prompt: 'Hi {{field.name}}',
+      url: 'https://x.test/{{field.id}}',
+      column: 'a',
+      pivot_column: 'b',
+      value_column: 'c',
+      pattern: '(\\d+)',
+      values: ['x'],
+      labels: ['yes', 'no'],
+      fields: [{ name: 'total', type: 'number' }],
+      casts: [{ column: 'a', type: 'text' }],
+      fills: [{ column: 'a', method: 'forward' }],
+      paths: [{ path: '$.a', as: 'a' }],
     };
     for (const type of stepTypes) {
       const values = defaultParams(type);
@@ -156,9 +174,7 @@ describe('validateParams', () => {
 
   it('embedded references must be well formed', () => {
     expect(keys({ type: 'template' }, 'Hello {{field.name}}, you owe {{var.amount}}')).toEqual([]);
-    expect(check({ type: 'template' }, 'Hello {{name}}')).toEqual([
-      { param: 'p0', key: 'server.params.badReference', values: { reference: '{{name}}' } },
-    ]);
+    expect(check({ type: 'template' }, 'Hello {{name}}')).toEqual([{ param: 'p0', key: 'server.params.badReference', values: { reference: '{{name}}' } }]);
     expect(keys({ type: 'expression' }, 'a > {{var.1bad}}')).toEqual(['server.params.badReference']);
     expect(keys({ type: 'json' }, { Authorization: 'Bearer {{secret.token}}' })).toEqual(['server.params.badReference']);
     expect(keys({ type: 'number' }, '{{var.bad name}}')).toEqual(['server.params.number']);

@@ -116,9 +116,7 @@ function checkValue(spec: ParamSpec, value: unknown): ParamIssue[] {
     case 'boolean':
       return typeof value === 'boolean' ? [] : issue('server.params.boolean');
     case 'enum':
-      return typeof value === 'string' && (spec.options ?? []).includes(value)
-        ? []
-        : issue('server.params.enum', { values: (spec.options ?? []).join(', ') });
+      return typeof value === 'string' && (spec.options ?? []).includes(value) ? [] : issue('server.params.enum', { values: (spec.options ?? []).join(', ') });
     case 'column':
       if (typeof value !== 'string' || !value.trim()) return issue('server.params.column');
       return checkLength(spec, value);

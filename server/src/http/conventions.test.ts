@@ -21,7 +21,11 @@ describe('API conventions', () => {
     const secure = t.app.apiRoutes.filter((r) => !r.public);
     for (const route of secure) {
       const url = route.url.replace(/:(\w+)/g, 'some-$1');
-      const res = await t.app.inject({ method: route.method as 'GET', url, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : { junk: true } });
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url,
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : { junk: true },
+      });
       expect({ route: `${route.method} ${route.url}`, status: res.statusCode }).toEqual({ route: `${route.method} ${route.url}`, status: 401 });
       expect(typeof res.json().detail).toBe('string');
       expect(res.headers['www-authenticate']).toBe('Bearer');

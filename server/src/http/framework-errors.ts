@@ -41,7 +41,10 @@ export function frameworkErrorHandler(appOf: () => FastifyInstance) {
     const send = (status: number, key: string) => {
       // The request-context hooks never ran for this request: its one log line is written here.
       req.log.info({ method: req.method, url: redactUrl(req.url), status }, 'request');
-      return reply.code(status).header('x-request-id', req.id).send({ detail: translate(language, key) });
+      return reply
+        .code(status)
+        .header('x-request-id', req.id)
+        .send({ detail: translate(language, key) });
     };
     try {
       if (onlySecureRoutesFit(req.method, req.url)) {

@@ -55,7 +55,12 @@ describe('page numbers', () => {
     ['page', -1],
     ['page_size', 1e30],
   ])('a history page with %s=%s in the body answers 422 naming the field', async (field, value) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/workflow-history/commits', headers: auth, payload: { workflow_id: workflowId, [field]: value } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workflow-history/commits',
+      headers: auth,
+      payload: { workflow_id: workflowId, [field]: value },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.map((e: { loc: unknown }) => e.loc)).toContainEqual(['body', field]);
   });
@@ -148,7 +153,8 @@ describe("Fastify's own refusals, in the spec's shapes", () => {
   });
 
   it('answers a wrong content type, bad JSON and an oversized body with {detail}', async () => {
-    const post = (headers: Record<string, string>, payload: string) => t.app.inject({ method: 'POST', url: '/api/v1/workflows/', headers: { ...auth, ...headers }, payload });
+    const post = (headers: Record<string, string>, payload: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/workflows/', headers: { ...auth, ...headers }, payload });
     expectDetailOnly(await post({ 'content-type': 'text/xml' }, '<a/>'), 415);
     expectDetailOnly(await post({ 'content-type': 'application/json' }, '{"name":'), 400);
     expectDetailOnly(await post({ 'content-type': 'application/json' }, JSON.stringify({ name: 'y'.repeat(2 * 1024 * 1024) })), 413);
@@ -201,7 +207,12 @@ describe('the NUL character, which PostgreSQL cannot store', () => {
 
 describe('the JSON parser', () => {
   it('still takes JSON with a charset parameter', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/workflows/', headers: { ...auth, 'content-type': 'application/json; charset=utf-8' }, payload: '{"name":"With charset"}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workflows/',
+      headers: { ...auth, 'content-type': 'application/json; charset=utf-8' },
+      payload: '{"name":"With charset"}',
+    });
     expect(res.statusCode).toBe(201);
   });
 });

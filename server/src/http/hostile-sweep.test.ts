@@ -57,7 +57,25 @@ const deepObject = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat
 const json = { 'content-type': 'application/json' };
 
 /** Values of the wrong type or past every bound, for each field a body may have. */
-const garbageValues = ['1e400', '-1e400', '99999999999999999999', '-1', '1.5', '""', '"\\u0000"', '"\\ud800"', '"C:evil"', '"../../etc/passwd"', '[]', '{}', 'null', 'true', `"${'x'.repeat(20_000)}"`, deepArray(3000), deepObject(3000)];
+const garbageValues = [
+  '1e400',
+  '-1e400',
+  '99999999999999999999',
+  '-1',
+  '1.5',
+  '""',
+  '"\\u0000"',
+  '"\\ud800"',
+  '"C:evil"',
+  '"../../etc/passwd"',
+  '[]',
+  '{}',
+  'null',
+  'true',
+  `"${'x'.repeat(20_000)}"`,
+  deepArray(3000),
+  deepObject(3000),
+];
 
 /** Ids of things the sweep's user really owns, so garbage also reaches the services behind 404s. */
 interface RealIds {
@@ -167,12 +185,18 @@ function attemptsFor(routeUrl: string, method: string, bodySchema: JsonSchema | 
     { what: 'prototype poisoning', url, headers: json, payload: '{"__proto__":{"admin":true}}' },
     { what: 'wrong content type', url, headers: { 'content-type': 'text/xml' }, payload: '<a/>' },
     { what: 'garbage form', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=%ZZ&page=1e309&username=%E0%A4%A' },
-    { what: 'broken multipart', url, headers: { 'content-type': 'multipart/form-data; boundary=zz' }, payload: '--zz\r\nContent-Disposition: form-data; name="file"; filename="C:evil"\r\n\r\nabc' },
+    {
+      what: 'broken multipart',
+      url,
+      headers: { 'content-type': 'multipart/form-data; boundary=zz' },
+      payload: '--zz\r\nContent-Disposition: form-data; name="file"; filename="C:evil"\r\n\r\nabc',
+    },
     { what: 'octet stream', url, headers: { 'content-type': 'application/octet-stream' }, payload: Buffer.from([0, 255, 1]) },
   );
   const base = (sample(bodySchema ?? { type: 'object' }) ?? {}) as Record<string, unknown>;
   for (const field of Object.keys(bodySchema?.properties ?? {})) {
-    for (const value of garbageValues) attempts.push({ what: `body.${field}=${value.slice(0, 30)}`, url, headers: json, payload: bodyWith(base, field, value) });
+    for (const value of garbageValues)
+      attempts.push({ what: `body.${field}=${value.slice(0, 30)}`, url, headers: json, payload: bodyWith(base, field, value) });
   }
   return attempts;
 }

@@ -20,11 +20,7 @@ const pathSegments = (instancePath: string): (string | number)[] =>
  * Turns Ajv's errors into the spec's `{msg, loc}` items, in the caller's language. `loc` names the
  * request part then the field, e.g. ["body", "email"], so the client can point at the field.
  */
-export function toValidationItems(
-  errors: FastifySchemaValidationError[],
-  context: string,
-  language: Language,
-): ValidationItem[] {
+export function toValidationItems(errors: FastifySchemaValidationError[], context: string, language: Language): ValidationItem[] {
   const where = locationNames[context] ?? context;
   const items: ValidationItem[] = [];
   const seen = new Set<string>();

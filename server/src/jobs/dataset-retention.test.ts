@@ -40,11 +40,35 @@ describe('dataset retention', () => {
     const id = randomUUID();
     await t.app.db
       .insertInto('workflow_runs')
-      .values({ id: runId, workflow_id: workflowId, user_id: ownerId, workflow_version: 1, snapshot: '{}', mode: 'all', target_step_id: null, sample_size: null, state: 'succeeded', created_at: at, updated_at: at })
+      .values({
+        id: runId,
+        workflow_id: workflowId,
+        user_id: ownerId,
+        workflow_version: 1,
+        snapshot: '{}',
+        mode: 'all',
+        target_step_id: null,
+        sample_size: null,
+        state: 'succeeded',
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     await untyped()
       .insertInto('step_runs')
-      .values({ id, run_id: runId, step_id: stepId, step_type: 'filter', params_hash: 'p', cache_key: randomUUID(), state, input_dataset_ids: JSON.stringify(inputs), created_at: at, updated_at: at, ended_at: at })
+      .values({
+        id,
+        run_id: runId,
+        step_id: stepId,
+        step_type: 'filter',
+        params_hash: 'p',
+        cache_key: randomUUID(),
+        state,
+        input_dataset_ids: JSON.stringify(inputs),
+        created_at: at,
+        updated_at: at,
+        ended_at: at,
+      })
       .execute();
     return id;
   }

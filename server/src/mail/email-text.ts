@@ -1,8 +1,7 @@
 import type { Language } from '../i18n/messages';
 
 /** Values put into an email's HTML body: a person's name or subject must not become markup. */
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The language of a user's stored locale (`cn` or `en`), for mail written to them. */
 export const languageOfLocale = (locale: string): Language => (locale === 'cn' ? 'zh-CN' : 'en');

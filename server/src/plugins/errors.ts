@@ -36,7 +36,9 @@ export default fp(
         if (status === 401) reply.header('www-authenticate', 'Bearer');
         const modal = error instanceof DomainError ? error.modal : undefined;
         // A modal's content is a catalog key like the detail, read in the caller's language.
-        return reply.code(status).send({ detail: req.t(error.messageKey, error.values), ...(modal ? { modal: { ...modal, content: req.t(modal.content, error.values) } } : {}) });
+        return reply
+          .code(status)
+          .send({ detail: req.t(error.messageKey, error.values), ...(modal ? { modal: { ...modal, content: req.t(modal.content, error.values) } } : {}) });
       }
       if (isUniqueViolation(error)) {
         // Two requests raced for the same name or slot; the loser may simply try again.

@@ -23,7 +23,8 @@ function fieldProblems(values: unknown, where: 'query' | 'path' | 'body'): Probl
   for (const [field, value] of Object.entries(values)) {
     const items: unknown[] = Array.isArray(value) ? value : [value];
     if (items.some((item) => typeof item === 'number' && !Number.isFinite(item))) problems.push({ key: 'server.validation.finite', loc: [where, field] });
-    else if (items.some((item) => typeof item === 'string' && item.includes('\u0000'))) problems.push({ key: 'server.validation.nulCharacter', loc: [where, field] });
+    else if (items.some((item) => typeof item === 'string' && item.includes('\u0000')))
+      problems.push({ key: 'server.validation.nulCharacter', loc: [where, field] });
   }
   return problems;
 }
@@ -47,7 +48,8 @@ export default fp(
       void parseJson(req, body as string, (error: Error | null, value?: unknown) => {
         if (error) return done(error, undefined);
         const fault = findJsonFault(value);
-        if (fault) return done(new ValidationFailed([{ key: faultKeys[fault.fault], loc: ['body', ...fault.path], values: { max: MAX_JSON_DEPTH } }]), undefined);
+        if (fault)
+          return done(new ValidationFailed([{ key: faultKeys[fault.fault], loc: ['body', ...fault.path], values: { max: MAX_JSON_DEPTH } }]), undefined);
         // JSON text can only carry U+0000 escaped, so most bodies skip the walk.
         const nul = (body as string).includes('\\u0000') ? findNulCharacter(value) : null;
         if (nul) return done(new ValidationFailed([{ key: 'server.validation.nulCharacter', loc: ['body', ...nul] }]), undefined);

@@ -20,7 +20,16 @@ export interface RunsPluginOptions {
  */
 export default fp<RunsPluginOptions>(
   async (app, options) => {
-    const { engine, events } = createRunEngine({ db: app.db, storage: app.storage, config: app.config, log: app.log, datasets: app.datasets, jobs: app.jobs, secrets: app.secrets, queuePrefix: options.redisNamespace && `${options.redisNamespace}:queue` });
+    const { engine, events } = createRunEngine({
+      db: app.db,
+      storage: app.storage,
+      config: app.config,
+      log: app.log,
+      datasets: app.datasets,
+      jobs: app.jobs,
+      secrets: app.secrets,
+      queuePrefix: options.redisNamespace && `${options.redisNamespace}:queue`,
+    });
     app.decorate('runs', engine);
     app.decorate('runEvents', events);
     // Credits arrived (a purchase, a grant, an adjustment): runs paused because they ran out go on.

@@ -47,4 +47,3 @@ export default fp(
   },
   { name: 'web-app', dependencies: ['request-context', 'anti-forgery'] },
 );
-

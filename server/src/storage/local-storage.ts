@@ -2,7 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import { assertSafeKey, deleteEachListed, ObjectNotFoundError, type ByteRange, type ObjectInfo, type PresignOptions, type Storage, type UploadTarget } from './storage';
+import {
+  assertSafeKey,
+  deleteEachListed,
+  ObjectNotFoundError,
+  type ByteRange,
+  type ObjectInfo,
+  type PresignOptions,
+  type Storage,
+  type UploadTarget,
+} from './storage';
 import { writeNewFile } from './write-new-file';
 
 export interface LocalStorageOptions {

@@ -51,9 +51,7 @@ export class S3Storage implements Storage {
       region: config.region,
       endpoint: config.endpoint ?? undefined,
       forcePathStyle: config.forcePathStyle,
-      ...(config.accessKeyId && config.secretAccessKey
-        ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
-        : {}),
+      ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
       // Newer SDKs add CRC checksums (aws-chunked bodies) to every upload by default; many
       // S3-compatible stores do not speak that, and our own sha256 covers integrity.
       requestChecksumCalculation: 'WHEN_REQUIRED',

@@ -6,11 +6,7 @@ import { pipeline } from 'node:stream/promises';
  * created before any byte flows: with a lazily opened write stream, a source that fails at once
  * lets the open land after the caller has already removed the partial file, leaving it behind.
  */
-export async function writeNewFile(
-  file: string,
-  body: NodeJS.ReadableStream,
-  ...through: NodeJS.ReadWriteStream[]
-): Promise<void> {
+export async function writeNewFile(file: string, body: NodeJS.ReadableStream, ...through: NodeJS.ReadWriteStream[]): Promise<void> {
   const handle = await fs.promises.open(file, 'wx');
   try {
     await pipeline([body, ...through, handle.createWriteStream()]);

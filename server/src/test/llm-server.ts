@@ -166,7 +166,13 @@ export async function startLlmServer(options: { reply?: ReplyFn; apiKey?: string
   };
 }
 
-function answer(seen: ChatRequestSeen, reply: LlmReply, id: string, res: http.ServerResponse, send: (status: number, body: unknown, headers?: Record<string, string>) => void) {
+function answer(
+  seen: ChatRequestSeen,
+  reply: LlmReply,
+  id: string,
+  res: http.ServerResponse,
+  send: (status: number, body: unknown, headers?: Record<string, string>) => void,
+) {
   const created = Math.floor(Date.now() / 1000);
   const promptTokens = tokensOf(JSON.stringify(seen.messages));
   if ('status' in reply) {
@@ -185,7 +191,10 @@ function answer(seen: ChatRequestSeen, reply: LlmReply, id: string, res: http.Se
   if (!seen.stream) {
     if ('malformed' in reply) return send(200, '{"id": "broken", "choices": [');
     if ('hang' in reply) return; // never answers; the client's abort closes the socket
-    const toolCalls = 'toolCalls' in reply ? reply.toolCalls.map((c, i) => ({ id: c.id ?? `call_${i + 1}`, type: 'function', function: { name: c.name, arguments: argsText(c.args) } })) : undefined;
+    const toolCalls =
+      'toolCalls' in reply
+        ? reply.toolCalls.map((c, i) => ({ id: c.id ?? `call_${i + 1}`, type: 'function', function: { name: c.name, arguments: argsText(c.args) } }))
+        : undefined;
     const content = reply.text ?? null;
     const completion = 'usage' in reply && reply.usage ? reply.usage.completion_tokens : tokensOf(content ?? JSON.stringify(toolCalls ?? ''));
     const prompt = 'usage' in reply && reply.usage ? reply.usage.prompt_tokens : promptTokens;
@@ -194,7 +203,13 @@ function answer(seen: ChatRequestSeen, reply: LlmReply, id: string, res: http.Se
       object: 'chat.completion',
       created,
       model: seen.model,
-      choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+          finish_reason: toolCalls ? 'tool_calls' : 'stop',
+        },
+      ],
       usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
     });
     return;
@@ -228,14 +243,19 @@ function answer(seen: ChatRequestSeen, reply: LlmReply, id: string, res: http.Se
         const args = argsText(c.args);
         const half = Math.floor(args.length / 2);
         // Arguments arrive in pieces, as real servers send them.
-        write(chunk({ tool_calls: [{ index, id: c.id ?? `call_${index + 1}`, type: 'function', function: { name: c.name, arguments: args.slice(0, half) } }] }));
+        write(
+          chunk({ tool_calls: [{ index, id: c.id ?? `call_${index + 1}`, type: 'function', function: { name: c.name, arguments: args.slice(0, half) } }] }),
+        );
         write(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
       });
     }
     write(chunk({}, finish));
-    const completion = 'usage' in reply && reply.usage ? reply.usage.completion_tokens : tokensOf(text || JSON.stringify('toolCalls' in reply ? reply.toolCalls : ''));
+    const completion =
+      'usage' in reply && reply.usage ? reply.usage.completion_tokens : tokensOf(text || JSON.stringify('toolCalls' in reply ? reply.toolCalls : ''));
     const prompt = 'usage' in reply && reply.usage ? reply.usage.prompt_tokens : promptTokens;
-    write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: seen.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })}\n\n`);
+    write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: seen.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })}\n\n`,
+    );
     write('data: [DONE]\n\n');
     res.end();
   })();

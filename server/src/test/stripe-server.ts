@@ -89,7 +89,9 @@ export function decodeForm(raw: string): Record<string, unknown> {
   const arrays = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null) return v;
     const entries = Object.entries(v).map(([k, child]) => [k, arrays(child)] as const);
-    return entries.length > 0 && entries.every(([k]) => /^\d+$/.test(k)) ? entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, c]) => c) : Object.fromEntries(entries);
+    return entries.length > 0 && entries.every(([k]) => /^\d+$/.test(k))
+      ? entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, c]) => c)
+      : Object.fromEntries(entries);
   };
   return arrays(root) as Record<string, unknown>;
 }

@@ -21,7 +21,13 @@ const MIGRATIONS_DIR = path.resolve(__dirname, '../db/migrations');
 /** A hash of every file the migrations are made of: migrate.ts and the migrations folder. */
 function migrationsFingerprint(): string {
   const hash = createHash('sha256');
-  const files = [path.resolve(MIGRATIONS_DIR, '../migrate.ts'), ...fs.readdirSync(MIGRATIONS_DIR).sort().map((name) => path.join(MIGRATIONS_DIR, name))];
+  const files = [
+    path.resolve(MIGRATIONS_DIR, '../migrate.ts'),
+    ...fs
+      .readdirSync(MIGRATIONS_DIR)
+      .sort()
+      .map((name) => path.join(MIGRATIONS_DIR, name)),
+  ];
   for (const file of files) {
     if (file.endsWith('.test.ts') || !fs.statSync(file).isFile()) continue;
     hash.update(path.basename(file)).update('\0').update(fs.readFileSync(file)).update('\0');
@@ -113,7 +119,10 @@ async function makePgTemplate(): Promise<string> {
       await client.query(`ALTER DATABASE ${quoteIdent(building)} RENAME TO ${quoteIdent(template)}`);
       await client.query(`ALTER DATABASE ${quoteIdent(template)} IS_TEMPLATE true`);
       // Templates of migrations that no longer exist: nobody will copy them again.
-      const stale = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'stepwise\\_template\\_%' AND datname <> $1 AND datname NOT LIKE '%\\_building'", [template]);
+      const stale = await client.query<{ datname: string }>(
+        "SELECT datname FROM pg_database WHERE datname LIKE 'stepwise\\_template\\_%' AND datname <> $1 AND datname NOT LIKE '%\\_building'",
+        [template],
+      );
       for (const { datname } of stale.rows) {
         await client.query(`ALTER DATABASE ${quoteIdent(datname)} IS_TEMPLATE false`);
         await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`);

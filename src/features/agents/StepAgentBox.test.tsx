@@ -5,7 +5,16 @@ import { renderWithProviders, signedInState } from '../../test/renderWithProvide
 import { server } from '../../test/server';
 import { StepAgentBox } from './StepAgentBox';
 
-const message = (content: string) => ({ id: 'm-2', role: 'assistant', content, parts: [{ type: 'text', text: content }], status: 'complete', commit: null, usage: null, created_at: '2026-11-24T05:00:00Z' });
+const message = (content: string) => ({
+  id: 'm-2',
+  role: 'assistant',
+  content,
+  parts: [{ type: 'text', text: content }],
+  status: 'complete',
+  commit: null,
+  usage: null,
+  created_at: '2026-11-24T05:00:00Z',
+});
 
 describe('the step inspector asking AI', () => {
   beforeEach(() => localStorage.setItem('accessToken', 'good'));
@@ -20,7 +29,19 @@ describe('the step inspector asking AI', () => {
           message: message('I set the condition to **amount > 100**.'),
           params: { condition: 'amount > 100' },
           applied: true,
-          preview: { run_id: 'r-1', state: 'succeeded', error: null, columns: [{ name: '_id', type: 'VARCHAR' }, { name: 'amount', type: 'BIGINT' }], records: [{ _id: 'a', amount: 150 }, { _id: 'b', amount: 300 }] },
+          preview: {
+            run_id: 'r-1',
+            state: 'succeeded',
+            error: null,
+            columns: [
+              { name: '_id', type: 'VARCHAR' },
+              { name: 'amount', type: 'BIGINT' },
+            ],
+            records: [
+              { _id: 'a', amount: 150 },
+              { _id: 'b', amount: 300 },
+            ],
+          },
         });
       }),
     );
@@ -63,7 +84,10 @@ describe('the step inspector asking AI', () => {
     server.use(
       http.post(api('/agents/workflow-step-param-evaluation/w-1/s-1/message'), () =>
         HttpResponse.json(
-          { detail: 'No AI model is connected.', modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Agents and AI steps need a chat model.', buttons: ['OK'] } },
+          {
+            detail: 'No AI model is connected.',
+            modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Agents and AI steps need a chat model.', buttons: ['OK'] },
+          },
           { status: 409 },
         ),
       ),

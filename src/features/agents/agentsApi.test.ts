@@ -32,7 +32,9 @@ describe('agentsApi', () => {
     const seen: string[] = [];
     server.use(
       http.post(api('/agents/coordinator/:workflowId/message'), async ({ request, params }) => {
-        seen.push(`coordinator ${params.workflowId as string} dry_run=${new URL(request.url).searchParams.get('dry_run')} ${JSON.stringify(await request.json())}`);
+        seen.push(
+          `coordinator ${params.workflowId as string} dry_run=${new URL(request.url).searchParams.get('dry_run')} ${JSON.stringify(await request.json())}`,
+        );
         return HttpResponse.json(reply({ commit: null }));
       }),
       http.post(api('/agents/workflow-step-param/:workflowId/:stepId/message'), async ({ request, params }) => {
@@ -45,8 +47,12 @@ describe('agentsApi', () => {
       }),
     );
     const store = makeStore();
-    await store.dispatch(agentsApi.endpoints.sendCoordinatorMessage.initiate({ workflowId: 'w-1', message: 'Add a filter', conversationId: 'c-1', dryRun: true }));
-    const param = await store.dispatch(agentsApi.endpoints.sendStepParamMessage.initiate({ workflowId: 'w-1', stepId: 's-1', message: 'Keep amounts over 100' }));
+    await store.dispatch(
+      agentsApi.endpoints.sendCoordinatorMessage.initiate({ workflowId: 'w-1', message: 'Add a filter', conversationId: 'c-1', dryRun: true }),
+    );
+    const param = await store.dispatch(
+      agentsApi.endpoints.sendStepParamMessage.initiate({ workflowId: 'w-1', stepId: 's-1', message: 'Keep amounts over 100' }),
+    );
     const evaluation = await store.dispatch(agentsApi.endpoints.sendStepParamEvaluationMessage.initiate({ workflowId: 'w-1', stepId: 's-1', sampleSize: 3 }));
     expect(seen).toEqual([
       'coordinator w-1 dry_run=true {"message":"Add a filter","conversation_id":"c-1"}',
@@ -63,7 +69,10 @@ describe('agentsApi', () => {
   it('shows the no-model warning modal of a 409', async () => {
     server.use(
       http.post(api('/agents/coordinator/:workflowId/message'), () =>
-        HttpResponse.json({ detail: 'No model.', modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } }, { status: 409 }),
+        HttpResponse.json(
+          { detail: 'No model.', modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } },
+          { status: 409 },
+        ),
       ),
     );
     const store = makeStore();
@@ -76,13 +85,18 @@ describe('agentsApi', () => {
     let status = 502;
     server.use(
       http.post(api('/agents/workflow-step-param-evaluation/:workflowId/:stepId/message'), () =>
-        HttpResponse.json({ detail: status === 502 ? 'The model provider failed: rate limited.' : 'Too many turns; try again in a minute.' }, { status, headers: status === 429 ? { 'Retry-After': '30' } : {} }),
+        HttpResponse.json(
+          { detail: status === 502 ? 'The model provider failed: rate limited.' : 'Too many turns; try again in a minute.' },
+          { status, headers: status === 429 ? { 'Retry-After': '30' } : {} },
+        ),
       ),
     );
     const store = makeStore();
     await store.dispatch(agentsApi.endpoints.sendStepParamEvaluationMessage.initiate({ workflowId: 'w-1', stepId: 's-1' }));
     status = 429;
     await store.dispatch(agentsApi.endpoints.sendStepParamEvaluationMessage.initiate({ workflowId: 'w-1', stepId: 's-1', message: 'again' }));
-    expect(store.getState().notices.messages.map((m) => m.text)).toEqual(expect.arrayContaining(['The model provider failed: rate limited.', 'Too many turns; try again in a minute.']));
+    expect(store.getState().notices.messages.map((m) => m.text)).toEqual(
+      expect.arrayContaining(['The model provider failed: rate limited.', 'Too many turns; try again in a minute.']),
+    );
   });
 });

@@ -64,7 +64,8 @@ describe('reset-password page', () => {
   });
 
   it('shows why the server refused a guessable new password under that field', async () => {
-    const msg = 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.';
+    const msg =
+      'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.';
     server.use(http.post(api('/auth/reset-password'), () => HttpResponse.json({ errors: [{ msg, loc: ['body', 'new_password'] }] }, { status: 422 })));
     const { user } = renderApp({ route: '/reset-password?token=abc' });
     const password = await screen.findByLabelText('New password');

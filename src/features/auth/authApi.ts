@@ -1,11 +1,4 @@
-import type {
-  LoginIn,
-  PasswordResetRequestIn,
-  ResetPasswordIn,
-  SignupIn,
-  SignupOut,
-  TokenOut,
-} from '../../../server/src/modules/auth/auth.schemas';
+import type { LoginIn, PasswordResetRequestIn, ResetPasswordIn, SignupIn, SignupOut, TokenOut } from '../../../server/src/modules/auth/auth.schemas';
 import type { MessageOut } from '../../../server/src/http/common.schemas';
 import { baseApi } from '../../services/baseApi';
 import { formEncoded } from '../../services/formEncoded';

@@ -36,9 +36,7 @@ const authSlice = createSlice({
   extraReducers: (builder) => {
     builder
       .addCase(initializeAuth.fulfilled, (_state, action) =>
-        action.payload
-          ? { user: action.payload, loading: false, isAuthenticated: true, initialized: true, error: null }
-          : signedOutState,
+        action.payload ? { user: action.payload, loading: false, isAuthenticated: true, initialized: true, error: null } : signedOutState,
       )
       .addCase(initializeAuth.rejected, () => ({ ...signedOutState, error: LOAD_USER_FAILED }))
       .addCase(login.fulfilled, (_state, action) => ({

@@ -29,7 +29,15 @@ beforeEach(() => {
 describe('invitation codes (admin)', () => {
   it('creates codes, copies one, and lists every code with its state and who used it', async () => {
     const codes: InvitationCode[] = [
-      code({ id: 'c-0', code: 'STEP-AAAA-BBBB', max_uses: 3, uses: 3, state: 'used_up', note: 'Meetup', uses_by: [{ name: 'Grace Hopper', email: 'grace@example.com', used_at: '2026-11-21T10:00:00.000Z' }] }),
+      code({
+        id: 'c-0',
+        code: 'STEP-AAAA-BBBB',
+        max_uses: 3,
+        uses: 3,
+        state: 'used_up',
+        note: 'Meetup',
+        uses_by: [{ name: 'Grace Hopper', email: 'grace@example.com', used_at: '2026-11-21T10:00:00.000Z' }],
+      }),
     ];
     let created: unknown = null;
     server.use(
@@ -37,7 +45,10 @@ describe('invitation codes (admin)', () => {
       http.get(api('/beta-interest/admin/requests'), () => HttpResponse.json(pageOf([]))),
       http.post(api('/beta-interest/admin/invitation-codes'), async ({ request }) => {
         created = await request.json();
-        const fresh = [code({ id: 'c-1', code: 'STEP-7K2M-Q9XD', max_uses: 5, note: 'Berlin' }), code({ id: 'c-2', code: 'STEP-H3PR-W8ZN', max_uses: 5, note: 'Berlin' })];
+        const fresh = [
+          code({ id: 'c-1', code: 'STEP-7K2M-Q9XD', max_uses: 5, note: 'Berlin' }),
+          code({ id: 'c-2', code: 'STEP-H3PR-W8ZN', max_uses: 5, note: 'Berlin' }),
+        ];
         codes.unshift(...fresh);
         return HttpResponse.json({ items: fresh }, { status: 201 });
       }),
@@ -110,7 +121,15 @@ describe('invitation codes (admin)', () => {
 
   it('lists beta requests and invites one', async () => {
     const requests: BetaInterestRequest[] = [
-      { id: 'b-1', user: { id: 'u-9', name: 'Katherine Johnson', email: 'kj@example.com' }, use_case: 'Clean survey data', company: 'NASA', heard_from: 'A friend', status: 'pending', created_at: '2026-11-20T10:00:00.000Z' },
+      {
+        id: 'b-1',
+        user: { id: 'u-9', name: 'Katherine Johnson', email: 'kj@example.com' },
+        use_case: 'Clean survey data',
+        company: 'NASA',
+        heard_from: 'A friend',
+        status: 'pending',
+        created_at: '2026-11-20T10:00:00.000Z',
+      },
     ];
     let invited = false;
     server.use(

@@ -44,7 +44,12 @@ function CopyButton({ code, copied, onCopied }: { code: string; copied: boolean;
     onCopied(code);
   };
   return (
-    <Button size="xs" variant="outline" onClick={() => void copy()} aria-label={intl.formatMessage({ id: copied ? 'admin.codes.copied' : 'admin.codes.copyNamed' }, { code })}>
+    <Button
+      size="xs"
+      variant="outline"
+      onClick={() => void copy()}
+      aria-label={intl.formatMessage({ id: copied ? 'admin.codes.copied' : 'admin.codes.copyNamed' }, { code })}
+    >
       {copied ? <LuCheck aria-hidden /> : <LuCopy aria-hidden />}
       <FormattedMessage id={copied ? 'admin.codes.copied' : 'admin.codes.copy'} />
     </Button>

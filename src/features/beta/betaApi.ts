@@ -46,7 +46,10 @@ export const betaApi = baseApi.injectEndpoints({
       invalidatesTags: [CODES],
     }),
     listInvitationCodes: build.query<InvitationCodePage, { page?: number; pageSize?: number; state?: InvitationState }>({
-      query: ({ page = 1, pageSize = 20, state }) => ({ url: '/beta-interest/admin/invitation-codes', params: { page, page_size: pageSize, ...(state ? { state } : {}) } }),
+      query: ({ page = 1, pageSize = 20, state }) => ({
+        url: '/beta-interest/admin/invitation-codes',
+        params: { page, page_size: pageSize, ...(state ? { state } : {}) },
+      }),
       providesTags: [CODES],
     }),
     revokeInvitationCode: build.mutation<InvitationCode, string>({
@@ -54,7 +57,10 @@ export const betaApi = baseApi.injectEndpoints({
       invalidatesTags: [CODES],
     }),
     listBetaRequests: build.query<BetaInterestRequestPage, { page?: number; pageSize?: number; status?: BetaRequestStatus }>({
-      query: ({ page = 1, pageSize = 20, status }) => ({ url: '/beta-interest/admin/requests', params: { page, page_size: pageSize, ...(status ? { status } : {}) } }),
+      query: ({ page = 1, pageSize = 20, status }) => ({
+        url: '/beta-interest/admin/requests',
+        params: { page, page_size: pageSize, ...(status ? { status } : {}) },
+      }),
       providesTags: [REQUESTS],
     }),
     inviteBetaRequest: build.mutation<InviteOut, string>({

@@ -9,7 +9,10 @@ export const cloneApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     cloneWorkflow: build.mutation<WorkflowOut, { id: string; name?: string }>({
       query: ({ id, name }) => ({ url: `/workflows/${id}/clone`, method: 'POST', params: name ? { name } : undefined }),
-      invalidatesTags: [{ type: 'Workflow', id: 'LIST' }, { type: 'Workflow', id: 'PUBLIC' }],
+      invalidatesTags: [
+        { type: 'Workflow', id: 'LIST' },
+        { type: 'Workflow', id: 'PUBLIC' },
+      ],
     }),
     cloneStep: build.mutation<StepWithVersion, { workflowId: string; stepId: string; name?: string }>({
       query: ({ stepId, name }) => ({ url: `/workflow-steps/${stepId}/clone`, method: 'POST', params: name ? { name } : undefined }),

@@ -51,7 +51,9 @@ describe('contact page', () => {
   it('shows the rate limit refusal and keeps what was typed', async () => {
     server.use(
       http.get(api('/contact/my-queries'), () => HttpResponse.json(page([]))),
-      http.post(api('/contact/submit'), () => HttpResponse.json({ detail: 'You have sent 5 messages in the last hour. Please wait a little before sending another.' }, { status: 429 })),
+      http.post(api('/contact/submit'), () =>
+        HttpResponse.json({ detail: 'You have sent 5 messages in the last hour. Please wait a little before sending another.' }, { status: 429 }),
+      ),
     );
     const { user } = renderApp({ route: '/contact' });
     expect(await screen.findByText('You have not written to us yet.')).toBeInTheDocument();
@@ -68,7 +70,9 @@ describe('one query', () => {
     let query = fullQuery({
       status: 'answered',
       reply_count: 1,
-      replies: [{ id: 'r-1', author_role: 'support', author_name: 'Grace (Support)', message: 'Could you send us the file?', created_at: '2026-11-21T09:00:00.000Z' }],
+      replies: [
+        { id: 'r-1', author_role: 'support', author_name: 'Grace (Support)', message: 'Could you send us the file?', created_at: '2026-11-21T09:00:00.000Z' },
+      ],
     });
     let replied: unknown = null;
     server.use(
@@ -79,7 +83,10 @@ describe('one query', () => {
           ...query,
           status: 'open',
           reply_count: 2,
-          replies: [...query.replies, { id: 'r-2', author_role: 'user', author_name: testUser.name, message: 'Attached, thanks.', created_at: '2026-11-21T10:00:00.000Z' }],
+          replies: [
+            ...query.replies,
+            { id: 'r-2', author_role: 'user', author_name: testUser.name, message: 'Attached, thanks.', created_at: '2026-11-21T10:00:00.000Z' },
+          ],
         };
         return HttpResponse.json(query);
       }),

@@ -8,7 +8,17 @@ import { TextAreaField } from '../../components/TextAreaField';
 import { useReplyToContactQueryMutation } from './contactApi';
 import { MESSAGE_MAX, type ContactQuery, type ReplyAuthorRole } from './contactTypes';
 
-function ThreadMessage({ authorName, authorRole, message, createdAt }: { authorName: string; authorRole: ReplyAuthorRole; message: string; createdAt: string }) {
+function ThreadMessage({
+  authorName,
+  authorRole,
+  message,
+  createdAt,
+}: {
+  authorName: string;
+  authorRole: ReplyAuthorRole;
+  message: string;
+  createdAt: string;
+}) {
   const fromSupport = authorRole === 'support';
   return (
     <Card.Root

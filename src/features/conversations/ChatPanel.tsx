@@ -51,15 +51,28 @@ export function ChatPanel({ workflowId, write }: { workflowId: string; write?: V
               <LocaleLink to={`/conversations/${conversationId}`}>{t('chat.panel.openFull')}</LocaleLink>
             </Button>
           )}
-          <Button size="2xs" variant="ghost" onClick={() => {
+          <Button
+            size="2xs"
+            variant="ghost"
+            onClick={() => {
               setChosen({ id: null });
               setSession((n) => n + 1);
-            }} disabled={!conversationId} aria-label={t('chat.newChat')}>
+            }}
+            disabled={!conversationId}
+            aria-label={t('chat.newChat')}
+          >
             <LuMessageSquarePlus aria-hidden />
           </Button>
         </Flex>
       </Flex>
-      <ConversationView key={session} conversationId={conversationId} ensureConversation={ensureConversation} write={write} canDryRun emptyText={t('chat.panel.empty')} />
+      <ConversationView
+        key={session}
+        conversationId={conversationId}
+        ensureConversation={ensureConversation}
+        write={write}
+        canDryRun
+        emptyText={t('chat.panel.empty')}
+      />
     </Flex>
   );
 }

@@ -43,7 +43,16 @@ const commitCard: CommitCard = {
   summary: 'Added 1 step(s)',
   changes: [{ kind: 'step_added', step_id: 's-2', label: 'Added step Filter rows' }],
 };
-const commitOf = (id: string, seq: number) => ({ id, workflow_id: 'w-1', seq, kind: 'edit', message: `Commit ${seq}`, author: null, changes: [], created_at: '2026-11-23T10:00:00.000Z' });
+const commitOf = (id: string, seq: number) => ({
+  id,
+  workflow_id: 'w-1',
+  seq,
+  kind: 'edit',
+  message: `Commit ${seq}`,
+  author: null,
+  changes: [],
+  created_at: '2026-11-23T10:00:00.000Z',
+});
 
 const encoder = new TextEncoder();
 const sse = (type: string, data: object) => encoder.encode(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -119,7 +128,12 @@ describe('the editor’s assistant', () => {
     const card = await within(log).findByTestId('tool-call');
     expect(card).toHaveTextContent('Using Add step: Filter rows…');
     expect(card).toHaveAttribute('data-state', 'running');
-    stream.send('tool_result', { id: 't-1', name: 'add_step', ok: true, result: { summary: 'Added step Filter rows', step: { id: 's-2', name: 'Filter rows', step_type: 'filter', param_inputs: {}, inputs: ['s-1'] } } });
+    stream.send('tool_result', {
+      id: 't-1',
+      name: 'add_step',
+      ok: true,
+      result: { summary: 'Added step Filter rows', step: { id: 's-2', name: 'Filter rows', step_type: 'filter', param_inputs: {}, inputs: ['s-1'] } },
+    });
     await waitFor(() => expect(card).toHaveTextContent('Added step Filter rows'));
     expect(card).toHaveAttribute('data-state', 'done');
 
@@ -137,7 +151,9 @@ describe('the editor’s assistant', () => {
     stream.send('done', { message_id: 'm-11', status: 'complete', usage: { input_tokens: 10, output_tokens: 5 } });
     stream.close();
     expect(await screen.findByRole('button', { name: 'Send' })).toBeInTheDocument();
-    const answer = within(log).getAllByTestId('chat-message').find((m) => m.dataset.role === 'assistant')!;
+    const answer = within(log)
+      .getAllByTestId('chat-message')
+      .find((m) => m.dataset.role === 'assistant')!;
     expect(answer).toHaveAttribute('data-status', 'complete');
     expect(answer).toHaveTextContent('I will add a filter');
     expect(answer).toHaveTextContent('and it is done.');
@@ -175,23 +191,41 @@ describe('the editor’s assistant', () => {
       { type: 'tool_call', id: 'call_1', name: 'add_step', args: { step_type: 'filter', name: 'Big deals' } },
       { type: 'tool_call', id: 'call_2', name: 'add_step', args: { step_type: 'teleport' } },
       { type: 'tool_result', id: 'call_1', name: 'add_step', ok: true, result: { summary: 'Added step Big deals', step: step('s-2', 'Big deals') } },
-      { type: 'tool_result', id: 'call_2', name: 'add_step', ok: false, result: { error: 'The tool call does not fit the rules; see problems.', problems: [{ msg: 'There is no step type "teleport".', loc: ['body', 'step_type'] }] } },
+      {
+        type: 'tool_result',
+        id: 'call_2',
+        name: 'add_step',
+        ok: false,
+        result: {
+          error: 'The tool call does not fit the rules; see problems.',
+          problems: [{ msg: 'There is no step type "teleport".', loc: ['body', 'step_type'] }],
+        },
+      },
       { type: 'tool_call', id: 'call_1', name: 'connect_steps', args: { from_step_id: 's-1', to_step_id: 's-2' } },
-      { type: 'tool_result', id: 'call_1', name: 'connect_steps', ok: true, result: { summary: 'Connected Load leads → Big deals', step: step('s-2', 'Big deals') } },
+      {
+        type: 'tool_result',
+        id: 'call_1',
+        name: 'connect_steps',
+        ok: true,
+        result: { summary: 'Connected Load leads → Big deals', step: step('s-2', 'Big deals') },
+      },
       { type: 'text', text: 'Done.' },
     ];
     serveEditor([message({ id: 'm-1', content: 'Build it' }), message({ id: 'm-2', role: 'assistant', content: 'Done.', parts })]);
     const { log } = await openAssistant();
     await within(log).findByText('Done.');
-    expect(within(log).getAllByTestId('tool-call').map((card) => card.textContent)).toEqual([
-      'Added step Big deals',
-      'Add step failed: There is no step type "teleport".',
-      'Connected Load leads → Big deals',
-    ]);
+    expect(
+      within(log)
+        .getAllByTestId('tool-call')
+        .map((card) => card.textContent),
+    ).toEqual(['Added step Big deals', 'Add step failed: There is no step type "teleport".', 'Connected Load leads → Big deals']);
   });
 
   it('undoes the turn’s commit with the workflow’s undo when it is the latest change', async () => {
-    serveEditor([message({ id: 'm-1', content: 'Add a filter' }), message({ id: 'm-2', role: 'assistant', content: 'Done.', parts: [{ type: 'text', text: 'Done.' }], commit: commitCard })]);
+    serveEditor([
+      message({ id: 'm-1', content: 'Add a filter' }),
+      message({ id: 'm-2', role: 'assistant', content: 'Done.', parts: [{ type: 'text', text: 'Done.' }], commit: commitCard }),
+    ]);
     const undone: unknown[] = [];
     server.use(
       http.post(api('/workflow-history/undo'), async ({ request }) => {
@@ -224,13 +258,18 @@ describe('the editor’s assistant', () => {
 
   it('applies a dry run’s proposal as shown, through the server, without asking again', async () => {
     const proposal = { ...commitCard, commit_id: null, applied: false };
-    serveEditor([message({ id: 'm-1', content: 'Add a filter' }), message({ id: 'm-2', role: 'assistant', content: 'I would add a filter.', commit: proposal })]);
+    serveEditor([
+      message({ id: 'm-1', content: 'Add a filter' }),
+      message({ id: 'm-2', role: 'assistant', content: 'I would add a filter.', commit: proposal }),
+    ]);
     const bodies: unknown[] = [];
     const applied: string[] = [];
     server.use(
       http.post(api('/conversations/c-1/messages/:messageId/apply'), ({ params }) => {
         applied.push(params.messageId as string);
-        return HttpResponse.json(message({ id: 'm-2', role: 'assistant', content: 'I would add a filter.', commit: { ...proposal, applied: true, commit_id: 'k-9' } }));
+        return HttpResponse.json(
+          message({ id: 'm-2', role: 'assistant', content: 'I would add a filter.', commit: { ...proposal, applied: true, commit_id: 'k-9' } }),
+        );
       }),
       http.post(api('/conversations/c-1/messages/stream'), async ({ request }) => {
         bodies.push(await request.json());
@@ -258,7 +297,10 @@ describe('the editor’s assistant', () => {
     server.use(
       http.post(api('/conversations/c-1/messages/stream'), () =>
         HttpResponse.json(
-          { detail: 'No language model is configured.', modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Connect a model: set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] } },
+          {
+            detail: 'No language model is configured.',
+            modal: { modal_id: 'ai-no-model', level: 'warning', content: 'Connect a model: set LLM_BASE_URL and LLM_MODEL.', buttons: ['OK'] },
+          },
           { status: 409 },
         ),
       ),
@@ -342,7 +384,15 @@ describe('the conversations page', () => {
       http.get(api('/conversations/c-2'), () =>
         HttpResponse.json({
           ...general,
-          messages: [message({ id: 'm-1', content: 'What is a step?' }), message({ id: 'm-2', role: 'assistant', content: 'A step is *one* thing.', parts: [{ type: 'text', text: 'A step is *one* thing. <img src=x onerror="alert(1)">' }] })],
+          messages: [
+            message({ id: 'm-1', content: 'What is a step?' }),
+            message({
+              id: 'm-2',
+              role: 'assistant',
+              content: 'A step is *one* thing.',
+              parts: [{ type: 'text', text: 'A step is *one* thing. <img src=x onerror="alert(1)">' }],
+            }),
+          ],
         }),
       ),
     );
@@ -377,7 +427,9 @@ describe('the conversations page', () => {
         created.push(await request.json());
         return HttpResponse.json(conversation({ id: 'c-5', title: '', agent: 'general', workflow_id: null }), { status: 201 });
       }),
-      http.get(api('/conversations/c-5'), () => HttpResponse.json({ ...conversation({ id: 'c-5', title: '', agent: 'general', workflow_id: null }), messages: [] })),
+      http.get(api('/conversations/c-5'), () =>
+        HttpResponse.json({ ...conversation({ id: 'c-5', title: '', agent: 'general', workflow_id: null }), messages: [] }),
+      ),
     );
     const { user } = renderApp({ route: '/cn/conversations' });
     expect(await screen.findByText('还没有对话')).toBeInTheDocument();

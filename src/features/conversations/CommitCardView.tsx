@@ -19,7 +19,17 @@ const changePalette: Record<CommitCard['changes'][number]['kind'], string> = {
  * A turn's edits as one workflow commit: what changed, and a one-click undo. A dry run's card is a
  * proposal instead, which `onApply` carries out.
  */
-export function CommitCardView({ commit, write, onApply, applyDisabled }: { commit: CommitCard; write?: VersionedWrite; onApply?: () => void; applyDisabled?: boolean }) {
+export function CommitCardView({
+  commit,
+  write,
+  onApply,
+  applyDisabled,
+}: {
+  commit: CommitCard;
+  write?: VersionedWrite;
+  onApply?: () => void;
+  applyDisabled?: boolean;
+}) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const { undoCommit, busy } = useUndoCommit(write);
@@ -49,7 +59,15 @@ export function CommitCardView({ commit, write, onApply, applyDisabled }: { comm
             {commit.changes.map((change, index) => (
               <Flex as="li" key={`${change.kind}-${change.step_id ?? ''}-${index}`} gap="2" align="center" textStyle="xs">
                 {/* The server's label is the whole sentence ("Added step Filter rows"): the kind is only a colour here. */}
-                <Box boxSize="2" rounded="full" flexShrink="0" colorPalette={changePalette[change.kind]} bg="colorPalette.solid" title={t(`chat.change.${change.kind}`)} aria-hidden />
+                <Box
+                  boxSize="2"
+                  rounded="full"
+                  flexShrink="0"
+                  colorPalette={changePalette[change.kind]}
+                  bg="colorPalette.solid"
+                  title={t(`chat.change.${change.kind}`)}
+                  aria-hidden
+                />
                 <Text lineClamp={1}>{change.label}</Text>
               </Flex>
             ))}
@@ -57,13 +75,27 @@ export function CommitCardView({ commit, write, onApply, applyDisabled }: { comm
         )}
         <Flex gap="2" justify="flex-end">
           {applied ? (
-            <Button size="xs" variant="outline" loading={busy} disabled={undone} onClick={() => void onUndo()} aria-label={t('chat.commit.undoNamed', { summary: commit.summary })}>
+            <Button
+              size="xs"
+              variant="outline"
+              loading={busy}
+              disabled={undone}
+              onClick={() => void onUndo()}
+              aria-label={t('chat.commit.undoNamed', { summary: commit.summary })}
+            >
               <LuUndo2 aria-hidden />
               {t('chat.commit.undo')}
             </Button>
           ) : (
             onApply && (
-              <Button size="xs" colorPalette="brand" disabled={applyDisabled} onClick={onApply} aria-label={t('chat.commit.applyNamed', { summary: commit.summary })} title={t('chat.commit.applyHint')}>
+              <Button
+                size="xs"
+                colorPalette="brand"
+                disabled={applyDisabled}
+                onClick={onApply}
+                aria-label={t('chat.commit.applyNamed', { summary: commit.summary })}
+                title={t('chat.commit.applyHint')}
+              >
                 <LuCheck aria-hidden />
                 {t('chat.commit.apply')}
               </Button>

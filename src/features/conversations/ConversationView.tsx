@@ -74,14 +74,26 @@ export function ConversationView({ conversationId, ensureConversation, write, ca
         ) : (
           <Stack gap="3" py="2">
             {messages.map((message) => (
-              <MessageItem key={message.id} message={message} streaming={message.id === streamingId} write={write} onApply={applyOf(message)} applyDisabled={streaming || applying} />
+              <MessageItem
+                key={message.id}
+                message={message}
+                streaming={message.id === streamingId}
+                write={write}
+                onApply={applyOf(message)}
+                applyDisabled={streaming || applying}
+              />
             ))}
           </Stack>
         )}
         <div ref={end} />
       </Box>
       {!readOnly && (
-        <Composer streaming={streaming} onSend={(content) => send(content, { dryRun: canDryRun && dryRun })} onStop={stop} dryRun={canDryRun ? { value: dryRun, onChange: setDryRun } : undefined} />
+        <Composer
+          streaming={streaming}
+          onSend={(content) => send(content, { dryRun: canDryRun && dryRun })}
+          onStop={stop}
+          dryRun={canDryRun ? { value: dryRun, onChange: setDryRun } : undefined}
+        />
       )}
     </Stack>
   );

@@ -109,7 +109,10 @@ export function ConversationsPage() {
                   </Box>
                   {c.workflow_id && (
                     <Button asChild size="xs" variant="outline">
-                      <LocaleLink to={`/workflows/${c.workflow_id}`} aria-label={t('conversations.openWorkflowOf', { title: c.title || t('conversations.untitled') })}>
+                      <LocaleLink
+                        to={`/workflows/${c.workflow_id}`}
+                        aria-label={t('conversations.openWorkflowOf', { title: c.title || t('conversations.untitled') })}
+                      >
                         <LuWorkflow aria-hidden />
                         {t('conversations.openWorkflow')}
                       </LocaleLink>

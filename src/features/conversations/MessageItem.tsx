@@ -52,7 +52,19 @@ export function MessageItem({ message, streaming, write, onApply, applyDisabled 
   const t = (id: string) => intl.formatMessage({ id });
   if (message.role === 'user') {
     return (
-      <Box as="article" aria-label={t('chat.role.user')} data-testid="chat-message" data-role="user" alignSelf="flex-end" maxW="90%" bg="brand.subtle" color="fg" rounded="lg" px="3" py="2">
+      <Box
+        as="article"
+        aria-label={t('chat.role.user')}
+        data-testid="chat-message"
+        data-role="user"
+        alignSelf="flex-end"
+        maxW="90%"
+        bg="brand.subtle"
+        color="fg"
+        rounded="lg"
+        px="3"
+        py="2"
+      >
         <Text textStyle="sm" whiteSpace="pre-wrap" wordBreak="break-word">
           {message.content}
         </Text>
@@ -61,7 +73,16 @@ export function MessageItem({ message, streaming, write, onApply, applyDisabled 
   }
   const empty = message.parts.length === 0 && !message.content;
   return (
-    <Flex as="article" aria-label={t('chat.role.assistant')} data-testid="chat-message" data-role="assistant" data-status={streaming ? 'streaming' : message.status} gap="2" align="flex-start" maxW="100%">
+    <Flex
+      as="article"
+      aria-label={t('chat.role.assistant')}
+      data-testid="chat-message"
+      data-role="assistant"
+      data-status={streaming ? 'streaming' : message.status}
+      gap="2"
+      align="flex-start"
+      maxW="100%"
+    >
       <Box pt="1" color="brand.fg" aria-hidden>
         <LuBot />
       </Box>

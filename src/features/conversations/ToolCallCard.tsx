@@ -17,11 +17,17 @@ const firstString = (value: unknown, keys: string[]) => {
  * What the tool did, in the server's words when its result says it ("Added step Filter rows": a
  * `summary`, `label` or `message`), else the tool's name with the thing it was called on.
  */
-export function toolLabel(call: ToolCall | undefined, result: ToolResult | undefined): { tool: string; said: string | undefined; target: string | undefined; error: string | undefined } {
+export function toolLabel(
+  call: ToolCall | undefined,
+  result: ToolResult | undefined,
+): { tool: string; said: string | undefined; target: string | undefined; error: string | undefined } {
   const tool = call?.name ?? result?.name ?? '';
   // A refused call's `problems` say what was wrong ("There is no step type …"); its `error` says
   // only that there are problems, for the model.
-  const problems = result && !result.ok && isRecord(result.result) && Array.isArray(result.result.problems) ? result.result.problems.map((p) => firstString(p, ['msg'])).filter(Boolean) : [];
+  const problems =
+    result && !result.ok && isRecord(result.result) && Array.isArray(result.result.problems)
+      ? result.result.problems.map((p) => firstString(p, ['msg'])).filter(Boolean)
+      : [];
   const error = result && !result.ok ? (problems.length ? problems.join(' ') : (firstString(result.result, ['error', 'detail', 'message']) ?? '')) : undefined;
   const said = result?.ok ? firstString(result.result, ['summary', 'label', 'message']) : undefined;
   const target = firstString(call?.args, ['name', 'label', 'step_name', 'title', 'query', 'step_type']);
@@ -41,7 +47,10 @@ export function ToolCallCard({ call, result }: { call?: ToolCall; result?: ToolR
       ? error
         ? t('chat.tool.failedWith', { tool, error })
         : t('chat.tool.failed', { tool })
-      : (said ?? (target ? t(state === 'running' ? 'chat.tool.runningOn' : 'chat.tool.doneOn', { tool, target }) : t(state === 'running' ? 'chat.tool.running' : 'chat.tool.done', { tool })));
+      : (said ??
+        (target
+          ? t(state === 'running' ? 'chat.tool.runningOn' : 'chat.tool.doneOn', { tool, target })
+          : t(state === 'running' ? 'chat.tool.running' : 'chat.tool.done', { tool })));
   return (
     <Flex
       data-testid="tool-call"

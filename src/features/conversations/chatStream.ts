@@ -80,29 +80,38 @@ async function streamTurn(conversationId: string, body: StreamMessageIn, options
   }
   if (!response.ok || !response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
     const data = await bodyOf(response);
-    notify(dispatch, typeof data === 'string' ? { status: 'PARSING_ERROR', originalStatus: response.status, data, error: 'not JSON' } : { status: response.status, data }, response.statusText);
+    notify(
+      dispatch,
+      typeof data === 'string' ? { status: 'PARSING_ERROR', originalStatus: response.status, data, error: 'not JSON' } : { status: response.status, data },
+      response.statusText,
+    );
     return 'refused';
   }
 
   let outcome: ChatStreamOutcome = 'dropped';
   try {
-    await readEventBody(response.body, createSseParser(), (event) => {
-      if (!EVENT_TYPES.has(event.type)) return;
-      let data: unknown;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      const parsed = { type: event.type, data } as ChatStreamEvent;
-      if (parsed.type === 'done') outcome = 'done';
-      if (parsed.type === 'error') {
-        outcome = 'error';
-        // The stream is a 200: the error's own status is not an HTTP one, so 500 stands for "failed".
-        notify(dispatch, { status: 500, data: parsed.data });
-      }
-      onEvent(parsed);
-    }, signal);
+    await readEventBody(
+      response.body,
+      createSseParser(),
+      (event) => {
+        if (!EVENT_TYPES.has(event.type)) return;
+        let data: unknown;
+        try {
+          data = JSON.parse(event.data);
+        } catch {
+          return;
+        }
+        const parsed = { type: event.type, data } as ChatStreamEvent;
+        if (parsed.type === 'done') outcome = 'done';
+        if (parsed.type === 'error') {
+          outcome = 'error';
+          // The stream is a 200: the error's own status is not an HTTP one, so 500 stands for "failed".
+          notify(dispatch, { status: 500, data: parsed.data });
+        }
+        onEvent(parsed);
+      },
+      signal,
+    );
   } catch {
     if (signal.aborted) return 'aborted';
     notify(dispatch, { status: 'FETCH_ERROR', error: 'network' });

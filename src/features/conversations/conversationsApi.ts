@@ -32,8 +32,14 @@ export const conversationsApi = baseApi.injectEndpoints({
     }),
     /** Writes a dry run's proposal exactly as it was shown, as one commit. */
     applyProposal: build.mutation<ConversationMessageOut, { conversationId: string; messageId: string; workflowId: string }>({
-      query: ({ conversationId, messageId }) => ({ url: `/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/apply`, method: 'POST' }),
-      invalidatesTags: (result, _e, { conversationId, workflowId }) => [{ type: 'Conversation', id: conversationId }, ...(result ? workflowEditTags(workflowId) : [])],
+      query: ({ conversationId, messageId }) => ({
+        url: `/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/apply`,
+        method: 'POST',
+      }),
+      invalidatesTags: (result, _e, { conversationId, workflowId }) => [
+        { type: 'Conversation', id: conversationId },
+        ...(result ? workflowEditTags(workflowId) : []),
+      ],
     }),
   }),
 });

@@ -43,20 +43,24 @@ export function useChatTurn(conversationId: string | null, ensureConversation?: 
         let answer = emptyMessage('pending-answer', 'assistant');
         let started = false;
         setLive([user, answer]);
-        const outcome = await streamMessage(id, { content, ...(dryRun ? { dry_run: true } : {}) }, {
-          signal: abort.signal,
-          dispatch,
-          onEvent: (event) => {
-            if (event.type === 'message_start') {
-              started = true;
-              user = { ...user, id: event.data.user_message_id };
-            }
-            // The canvas shows the agent's edits as soon as they are one commit.
-            if (event.type === 'commit' && event.data.applied) dispatch(baseApi.util.invalidateTags(workflowEditTags(event.data.workflow_id)));
-            answer = applyStreamEvent(answer, event);
-            setLive([user, answer]);
+        const outcome = await streamMessage(
+          id,
+          { content, ...(dryRun ? { dry_run: true } : {}) },
+          {
+            signal: abort.signal,
+            dispatch,
+            onEvent: (event) => {
+              if (event.type === 'message_start') {
+                started = true;
+                user = { ...user, id: event.data.user_message_id };
+              }
+              // The canvas shows the agent's edits as soon as they are one commit.
+              if (event.type === 'commit' && event.data.applied) dispatch(baseApi.util.invalidateTags(workflowEditTags(event.data.workflow_id)));
+              answer = applyStreamEvent(answer, event);
+              setLive([user, answer]);
+            },
           },
-        });
+        );
         if (started) {
           const finished = answer;
           // The server stored the same two messages (the answer also when stopped): put them in the

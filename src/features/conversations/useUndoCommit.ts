@@ -26,7 +26,9 @@ export function useUndoCommit(write: VersionedWrite = unpinned) {
     async (workflowId: string, commitId: string): Promise<{ latest: boolean; parent: Commit | null } | null> => {
       let found: { latest: boolean } | null = null;
       for (let page = 1; page <= MAX_PAGES; page++) {
-        const list = await dispatch(historyApi.endpoints.listCommits.initiate({ workflowId, page, page_size: PAGE_SIZE }, { subscribe: false, forceRefetch: true })).unwrap();
+        const list = await dispatch(
+          historyApi.endpoints.listCommits.initiate({ workflowId, page, page_size: PAGE_SIZE }, { subscribe: false, forceRefetch: true }),
+        ).unwrap();
         // The commit was the last of the previous page: its parent opens this one.
         if (found) return { ...found, parent: list.items[0] ?? null };
         const at = list.items.findIndex((c) => c.id === commitId);

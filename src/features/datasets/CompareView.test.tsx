@@ -60,14 +60,19 @@ function useServer(siblings: (Omit<DatasetOut, 'row_count'> & { row_count: numbe
     http.get(api('/datasets/:id'), ({ params }) => HttpResponse.json(params.id === 'ds-old' ? earlier : current)),
     http.get(api('/datasets/:id/records'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50, columns: current.columns })),
     http.get(api('/datasets/:id/siblings'), () =>
-      HttpResponse.json({ items: siblings.map((d) => ({ id: d.id, name: d.name, run_id: d.run_id, row_count: d.row_count, created_at: d.created_at, expires_at: d.expires_at })) }),
+      HttpResponse.json({
+        items: siblings.map((d) => ({ id: d.id, name: d.name, run_id: d.run_id, row_count: d.row_count, created_at: d.created_at, expires_at: d.expires_at })),
+      }),
     ),
     http.get(api('/datasets/:id/compare'), ({ request, params }) => {
       const query = new URL(request.url).searchParams;
       asked.push(query);
       expect(params.id).toBe('ds-new');
       if (query.get('key') === '_id') {
-        return HttpResponse.json({ errors: [{ msg: 'Column “_id” does not identify each record: 2 of its values are repeated or empty.', loc: ['query', 'key'] }] }, { status: 422 });
+        return HttpResponse.json(
+          { errors: [{ msg: 'Column “_id” does not identify each record: 2 of its values are repeated or empty.', loc: ['query', 'key'] }] },
+          { status: 422 },
+        );
       }
       const show = query.get('show');
       return HttpResponse.json(show === 'changed' ? { ...comparison, items: comparison.items.slice(2), total: 1 } : comparison);
@@ -91,7 +96,9 @@ describe('comparing a dataset with an earlier output of its step', () => {
     const { user } = renderPage();
     await user.click(await screen.findByRole('tab', { name: 'Compare' }));
     const withPicker = await screen.findByRole('combobox', { name: 'Compare with…' });
-    const labels = within(withPicker).getAllByRole('option').map((o) => o.textContent ?? '');
+    const labels = within(withPicker)
+      .getAllByRole('option')
+      .map((o) => o.textContent ?? '');
     expect(labels[1]).toMatch(/^Orders, .*\(rows not counted yet\)$/);
     expect(labels.join(' ')).not.toMatch(/NaN|null/);
   });
@@ -105,13 +112,27 @@ describe('comparing a dataset with an earlier output of its step', () => {
     await user.selectOptions(withPicker, 'ds-old');
     const keyPicker = screen.getByRole('combobox', { name: 'Key column…' });
     // Only the columns both datasets have can match records.
-    await waitFor(() => expect(within(keyPicker).getAllByRole('option').map((o) => o.textContent)).toEqual(['Key column…', '_id', 'sku', 'price']));
+    await waitFor(() =>
+      expect(
+        within(keyPicker)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Key column…', '_id', 'sku', 'price']),
+    );
     await user.selectOptions(keyPicker, 'sku');
 
     const counts = await screen.findByRole('list', { name: 'Records compared' });
-    expect(within(counts).getAllByRole('listitem').map((i) => i.textContent)).toEqual(['1 added', '1 removed', '1 changed', '1,200 unchanged']);
+    expect(
+      within(counts)
+        .getAllByRole('listitem')
+        .map((i) => i.textContent),
+    ).toEqual(['1 added', '1 removed', '1 changed', '1,200 unchanged']);
     const schema = screen.getByRole('list', { name: 'Column changes' });
-    expect(within(schema).getAllByRole('listitem').map((i) => i.textContent)).toEqual(['Column “colour” (VARCHAR) added', 'Column “note” (VARCHAR) removed']);
+    expect(
+      within(schema)
+        .getAllByRole('listitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Column “colour” (VARCHAR) added', 'Column “note” (VARCHAR) removed']);
     const table = screen.getByRole('table', { name: 'Differing records' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getAllByRole('cell')[1].textContent)).toEqual(['C-3', 'Ü-4', '北京-1']);

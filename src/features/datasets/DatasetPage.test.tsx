@@ -40,7 +40,9 @@ let calls: URLSearchParams[];
 function useDataset(total = MILLION) {
   calls = [];
   server.use(
-    http.get(api('/datasets/:id'), ({ params }) => (params.id === 'ds-1' ? HttpResponse.json({ ...dataset, row_count: total }) : HttpResponse.json({ detail: 'Dataset not found.' }, { status: 404 }))),
+    http.get(api('/datasets/:id'), ({ params }) =>
+      params.id === 'ds-1' ? HttpResponse.json({ ...dataset, row_count: total }) : HttpResponse.json({ detail: 'Dataset not found.' }, { status: 404 }),
+    ),
     http.get(api('/datasets/:id/records'), ({ request }) => {
       const query = new URL(request.url).searchParams;
       calls.push(query);
@@ -70,7 +72,10 @@ function renderPage(route = '/datasets/ds-1') {
 }
 
 const grid = () => screen.getByRole('grid', { name: 'Records of “Orders”' });
-const dataRows = () => within(grid()).getAllByRole('row').filter((row) => row.getAttribute('aria-rowindex') !== '1');
+const dataRows = () =>
+  within(grid())
+    .getAllByRole('row')
+    .filter((row) => row.getAttribute('aria-rowindex') !== '1');
 const pagesAsked = () => calls.map((q) => Number(q.get('page')));
 
 const VIEWPORT = 520 - 36;
@@ -164,7 +169,12 @@ describe('DatasetPage', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Filter operator' }), 'is_null');
     expect(screen.queryByRole('textbox', { name: 'Filter value' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Add filter' }));
-    await waitFor(() => expect(JSON.parse(calls.at(-1)?.get('filters') ?? '[]')).toEqual([{ column: 'price', op: '>=', value: 10.5 }, { column: 'name', op: 'is_null' }]));
+    await waitFor(() =>
+      expect(JSON.parse(calls.at(-1)?.get('filters') ?? '[]')).toEqual([
+        { column: 'price', op: '>=', value: 10.5 },
+        { column: 'name', op: 'is_null' },
+      ]),
+    );
 
     await user.click(screen.getByRole('button', { name: 'Remove filter “price at least 10.5”' }));
     await waitFor(() => expect(JSON.parse(calls.at(-1)?.get('filters') ?? '[]')).toEqual([{ column: 'name', op: 'is_null' }]));

@@ -24,7 +24,15 @@ export interface DatasetPickerDialogProps {
 export function DatasetPickerDialog({ open, onClose, ...props }: DatasetPickerDialogProps) {
   const filterInput = useRef<HTMLInputElement>(null);
   return (
-    <Dialog.Root open={open} onOpenChange={(d) => !d.open && onClose()} initialFocusEl={() => filterInput.current} placement="center" size="lg" lazyMount unmountOnExit>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(d) => !d.open && onClose()}
+      initialFocusEl={() => filterInput.current}
+      placement="center"
+      size="lg"
+      lazyMount
+      unmountOnExit
+    >
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner px={{ base: '0', md: '4' }}>
@@ -35,7 +43,13 @@ export function DatasetPickerDialog({ open, onClose, ...props }: DatasetPickerDi
   );
 }
 
-function PickerContent({ title, chosenId, onChoose, onClose, filterInput }: Omit<DatasetPickerDialogProps, 'open'> & { filterInput: RefObject<HTMLInputElement | null> }) {
+function PickerContent({
+  title,
+  chosenId,
+  onChoose,
+  onClose,
+  filterInput,
+}: Omit<DatasetPickerDialogProps, 'open'> & { filterInput: RefObject<HTMLInputElement | null> }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [filter, setFilter] = useState('');
@@ -82,7 +96,16 @@ function PickerContent({ title, chosenId, onChoose, onClose, filterInput }: Omit
               maxLength={MAX_FILTER}
             />
           </InputGroup>
-          <Box minH="64" maxH="md" overflowY="auto" borderWidth="1px" borderColor="border.muted" rounded="lg" p="1" opacity={isFetching && !isLoading ? 0.7 : 1}>
+          <Box
+            minH="64"
+            maxH="md"
+            overflowY="auto"
+            borderWidth="1px"
+            borderColor="border.muted"
+            rounded="lg"
+            p="1"
+            opacity={isFetching && !isLoading ? 0.7 : 1}
+          >
             {isLoading ? (
               <Stack p="2" gap="2">
                 {[0, 1, 2, 3].map((i) => (

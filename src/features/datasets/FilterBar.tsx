@@ -8,7 +8,15 @@ import type { DatasetColumn, FilterOp, RecordsFilter } from './datasetsApi';
 const valueText = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
 
 /** Adds one filter at a time (column, operator, a value input of the column's type); each shows as a removable chip. */
-export function FilterBar({ columns, filters, onChange }: { columns: DatasetColumn[]; filters: RecordsFilter[]; onChange: (filters: RecordsFilter[]) => void }) {
+export function FilterBar({
+  columns,
+  filters,
+  onChange,
+}: {
+  columns: DatasetColumn[];
+  filters: RecordsFilter[];
+  onChange: (filters: RecordsFilter[]) => void;
+}) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
   const [column, setColumn] = useState(columns[0]?.name ?? '');

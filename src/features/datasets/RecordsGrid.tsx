@@ -71,7 +71,16 @@ function nextSort(sort: RecordsSort | null, column: string): RecordsSort | null 
 function Cell({ value, column, width }: { value: unknown; column: DatasetColumn; width: number }) {
   const numeric = kindOf(column.type) === 'number';
   return (
-    <Box role="gridcell" flex="none" w={`${width}px`} px="3" truncate textAlign={numeric ? 'end' : 'start'} fontFamily={column.name === '_id' || numeric ? 'mono' : undefined} textStyle="sm">
+    <Box
+      role="gridcell"
+      flex="none"
+      w={`${width}px`}
+      px="3"
+      truncate
+      textAlign={numeric ? 'end' : 'start'}
+      fontFamily={column.name === '_id' || numeric ? 'mono' : undefined}
+      textStyle="sm"
+    >
       {value === null || value === undefined ? <NullMark /> : cellText(value)}
     </Box>
   );
@@ -198,7 +207,19 @@ export function RecordsGrid({ datasetId, height = 520 }: { datasetId: string; /*
           data-testid="records-scroller"
           ref={scroller}
         >
-          <Flex role="row" aria-rowindex={1} position="sticky" top="0" zIndex="1" h={`${HEADER_HEIGHT}px`} w={`${rowWidth}px`} minW="full" bg="bg.muted" borderBottomWidth="1px" align="center">
+          <Flex
+            role="row"
+            aria-rowindex={1}
+            position="sticky"
+            top="0"
+            zIndex="1"
+            h={`${HEADER_HEIGHT}px`}
+            w={`${rowWidth}px`}
+            minW="full"
+            bg="bg.muted"
+            borderBottomWidth="1px"
+            align="center"
+          >
             {columns.map((c) => {
               const direction = sort?.column === c.name ? sort.direction : null;
               return (
@@ -227,7 +248,11 @@ export function RecordsGrid({ datasetId, height = 520 }: { datasetId: string; /*
                   <chakra.span truncate>{c.name}</chakra.span>
                   {direction === 'asc' && <LuArrowUp aria-hidden />}
                   {direction === 'desc' && <LuArrowDown aria-hidden />}
-                  <ResizeHandle label={t('datasets.grid.resize', { column: c.name })} width={widthFor(c)} onResize={(width) => setWidths((w) => ({ ...w, [c.name]: width }))} />
+                  <ResizeHandle
+                    label={t('datasets.grid.resize', { column: c.name })}
+                    width={widthFor(c)}
+                    onResize={(width) => setWidths((w) => ({ ...w, [c.name]: width }))}
+                  />
                 </chakra.div>
               );
             })}

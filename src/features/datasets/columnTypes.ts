@@ -57,7 +57,12 @@ export function filterValue(type: string, op: FilterOp, text: string): unknown {
     if (kind === 'boolean') return part === 'true';
     return part;
   };
-  if (op === 'in') return text.split(',').map((part) => part.trim()).filter((part) => part !== '').map(one);
+  if (op === 'in')
+    return text
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .map(one);
   return one(text);
 }
 

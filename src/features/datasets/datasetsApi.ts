@@ -50,7 +50,8 @@ export const datasetsApi = baseApi.injectEndpoints({
     }),
     /** A step's dataset param names a dataset: gone (404) is an answer, null, not a failure to report. */
     lookupDataset: build.query<DatasetOut | null, string>({
-      queryFn: async (id, _api, _extra, baseQuery) => missingAsNull<DatasetOut>(await baseQuery({ url: `/datasets/${encodeURIComponent(id)}`, params: { include_lineage: false } })),
+      queryFn: async (id, _api, _extra, baseQuery) =>
+        missingAsNull<DatasetOut>(await baseQuery({ url: `/datasets/${encodeURIComponent(id)}`, params: { include_lineage: false } })),
       providesTags: (_r, _e, id) => [{ type: 'Dataset', id }],
     }),
     getRecordsPage: build.query<RecordsPageOut, RecordsPageArgs>({

@@ -3,7 +3,17 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useGetFolderQuery, type FolderEntry } from './filesApi';
 
 /** Confirms a delete; one folder that is not empty says how much goes with it. */
-export function DeleteDialog({ items, loading, onConfirm, onCancel }: { items: FolderEntry[]; loading?: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function DeleteDialog({
+  items,
+  loading,
+  onConfirm,
+  onCancel,
+}: {
+  items: FolderEntry[];
+  loading?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const intl = useIntl();
   const single = items.length === 1 ? items[0] : null;
   const folder = single?.type === 'folder' ? single : null;

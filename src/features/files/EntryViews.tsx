@@ -28,7 +28,17 @@ export interface EntryViewProps {
 }
 
 /** A real checkbox: keyboard and screen readers know it, and its click tells about Shift. */
-function SelectBox({ checked, label, onChange, indeterminate }: { checked: boolean; label: string; onChange: (shiftKey: boolean) => void; indeterminate?: boolean }) {
+function SelectBox({
+  checked,
+  label,
+  onChange,
+  indeterminate,
+}: {
+  checked: boolean;
+  label: string;
+  onChange: (shiftKey: boolean) => void;
+  indeterminate?: boolean;
+}) {
   return (
     <chakra.input
       type="checkbox"
@@ -56,7 +66,13 @@ export function EntryIcon({ item, size = '5' }: { item: FolderEntry; size?: stri
 }
 
 function EntryName({ item, onOpenFile, children }: { item: FolderEntry; onOpenFile: (item: FolderEntry) => void; children?: ReactNode }) {
-  const style = { fontWeight: 'medium', textAlign: 'start', truncate: true, _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'brand.focusRing', rounded: 'sm' } } as const;
+  const style = {
+    fontWeight: 'medium',
+    textAlign: 'start',
+    truncate: true,
+    _hover: { textDecoration: 'underline' },
+    _focusVisible: { outline: '2px solid', outlineColor: 'brand.focusRing', rounded: 'sm' },
+  } as const;
   if (item.type === 'folder') {
     return (
       <chakra.span asChild {...style}>
@@ -71,11 +87,26 @@ function EntryName({ item, onOpenFile, children }: { item: FolderEntry; onOpenFi
   );
 }
 
-function SortHeader({ label, column, sort, order, onSort, ...rest }: { label: string; column: FolderSortKey; sort: FolderSortKey; order: SortOrder; onSort: (key: FolderSortKey) => void } & Table.ColumnHeaderProps) {
+function SortHeader({
+  label,
+  column,
+  sort,
+  order,
+  onSort,
+  ...rest
+}: { label: string; column: FolderSortKey; sort: FolderSortKey; order: SortOrder; onSort: (key: FolderSortKey) => void } & Table.ColumnHeaderProps) {
   const active = sort === column;
   return (
     <Table.ColumnHeader aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'} {...rest}>
-      <chakra.button type="button" display="inline-flex" alignItems="center" gap="1" fontWeight="semibold" color={active ? 'fg' : 'fg.muted'} onClick={() => onSort(column)}>
+      <chakra.button
+        type="button"
+        display="inline-flex"
+        alignItems="center"
+        gap="1"
+        fontWeight="semibold"
+        color={active ? 'fg' : 'fg.muted'}
+        onClick={() => onSort(column)}
+      >
         {label}
         {active && (order === 'asc' ? <LuArrowUp aria-hidden /> : <LuArrowDown aria-hidden />)}
       </chakra.button>
@@ -99,8 +130,25 @@ export function ListView(props: EntryViewProps) {
               <SelectBox checked={allSelected} indeterminate={someSelected} label={t('files.selectAll')} onChange={() => onSelectAll(!allSelected)} />
             </Table.ColumnHeader>
             <SortHeader label={t('files.column.name')} column="name" sort={sort} order={order} onSort={onSort} />
-            <SortHeader label={t('files.column.size')} column="size" sort={sort} order={order} onSort={onSort} w="28" textAlign="end" display={{ base: 'none', sm: 'table-cell' }} />
-            <SortHeader label={t('files.column.modified')} column="updated_at" sort={sort} order={order} onSort={onSort} w="40" display={{ base: 'none', md: 'table-cell' }} />
+            <SortHeader
+              label={t('files.column.size')}
+              column="size"
+              sort={sort}
+              order={order}
+              onSort={onSort}
+              w="28"
+              textAlign="end"
+              display={{ base: 'none', sm: 'table-cell' }}
+            />
+            <SortHeader
+              label={t('files.column.modified')}
+              column="updated_at"
+              sort={sort}
+              order={order}
+              onSort={onSort}
+              w="40"
+              display={{ base: 'none', md: 'table-cell' }}
+            />
             <Table.ColumnHeader w="12">
               <chakra.span srOnly>{t('files.column.actions')}</chakra.span>
             </Table.ColumnHeader>
@@ -113,7 +161,11 @@ export function ListView(props: EntryViewProps) {
             return (
               <Table.Row key={key} data-selected={isSelected || undefined} bg={isSelected ? 'brand.subtle' : undefined} data-testid="file-row">
                 <Table.Cell ps="4">
-                  <SelectBox checked={isSelected} label={intl.formatMessage({ id: 'files.selectItem' }, { name: item.name })} onChange={(shift) => onSelect(index, shift)} />
+                  <SelectBox
+                    checked={isSelected}
+                    label={intl.formatMessage({ id: 'files.selectItem' }, { name: item.name })}
+                    onChange={(shift) => onSelect(index, shift)}
+                  />
                 </Table.Cell>
                 <Table.Cell maxW="0" w="full">
                   <Flex align="center" gap="3" minW="0">
@@ -155,7 +207,14 @@ export function GridView(props: EntryViewProps) {
   const intl = useIntl();
   const locale = useLocale();
   return (
-    <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4, xl: 5 }} gap="3" p="4" aria-label={intl.formatMessage({ id: 'files.listLabel' })} listStyleType="none">
+    <SimpleGrid
+      as="ul"
+      columns={{ base: 2, sm: 3, md: 4, xl: 5 }}
+      gap="3"
+      p="4"
+      aria-label={intl.formatMessage({ id: 'files.listLabel' })}
+      listStyleType="none"
+    >
       {items.map((item, index) => {
         const key = entryKey(item);
         const isSelected = selected.has(key);
@@ -175,7 +234,11 @@ export function GridView(props: EntryViewProps) {
             p="3"
           >
             <Flex justify="space-between" align="center" mb="2">
-              <SelectBox checked={isSelected} label={intl.formatMessage({ id: 'files.selectItem' }, { name: item.name })} onChange={(shift) => onSelect(index, shift)} />
+              <SelectBox
+                checked={isSelected}
+                label={intl.formatMessage({ id: 'files.selectItem' }, { name: item.name })}
+                onChange={(shift) => onSelect(index, shift)}
+              />
               <ItemMenu item={item} onAction={onAction} />
             </Flex>
             <Flex h="16" align="center" justify="center" rounded="lg" bg={`${tone}.subtle`} mb="3">

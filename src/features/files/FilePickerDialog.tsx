@@ -105,7 +105,12 @@ function PickerContent({
     // One file uploaded for a file param: that is the one the user means.
     if (kind === 'file' && made.length === 1 && acceptsFile(accept, made[0].name)) setSelected(made[0]);
   });
-  const pickers = useUploadPickers((pending) => ownUploads.start(pending.flatMap((p) => (p.file ? [p.file] : [])), atRoot ? null : folderId));
+  const pickers = useUploadPickers((pending) =>
+    ownUploads.start(
+      pending.flatMap((p) => (p.file ? [p.file] : [])),
+      atRoot ? null : folderId,
+    ),
+  );
 
   const choose = (file?: { id: string; name: string }) => {
     if (kind === 'folder') {
@@ -200,7 +205,16 @@ function PickerContent({
               </IconButton>
             </HStack>
 
-            <Box flex="1" maxH="md" overflowY="auto" borderWidth="1px" borderColor="border.muted" rounded="lg" p="1" opacity={isFetching && !isLoading ? 0.7 : 1}>
+            <Box
+              flex="1"
+              maxH="md"
+              overflowY="auto"
+              borderWidth="1px"
+              borderColor="border.muted"
+              rounded="lg"
+              p="1"
+              opacity={isFetching && !isLoading ? 0.7 : 1}
+            >
               {isLoading ? (
                 <Stack p="2" gap="2">
                   {[0, 1, 2, 3].map((i) => (
@@ -251,7 +265,17 @@ function PickerContent({
             )}
 
             {ownUploads.items.length > 0 && (
-              <Box as="ul" listStyleType="none" aria-label={t('files.upload.panel')} borderWidth="1px" borderColor="border.muted" rounded="lg" px="3" maxH="32" overflowY="auto">
+              <Box
+                as="ul"
+                listStyleType="none"
+                aria-label={t('files.upload.panel')}
+                borderWidth="1px"
+                borderColor="border.muted"
+                rounded="lg"
+                px="3"
+                maxH="32"
+                overflowY="auto"
+              >
                 {ownUploads.items.map((item) => (
                   <UploadRow key={item.id} item={item} onCancel={() => ownUploads.cancel(item.id)} />
                 ))}

@@ -29,7 +29,9 @@ export function FilesBreadcrumbs({ atRoot, path, onNavigate }: FilesBreadcrumbsP
   return (
     <Breadcrumb.Root size="md" aria-label={intl.formatMessage({ id: 'files.breadcrumbs' })} minW="0">
       <Breadcrumb.List flexWrap="wrap" rowGap="1">
-        <Breadcrumb.Item>{atRoot ? <Breadcrumb.CurrentLink fontWeight="semibold">{myFiles}</Breadcrumb.CurrentLink> : ancestor('root', myFiles)}</Breadcrumb.Item>
+        <Breadcrumb.Item>
+          {atRoot ? <Breadcrumb.CurrentLink fontWeight="semibold">{myFiles}</Breadcrumb.CurrentLink> : ancestor('root', myFiles)}
+        </Breadcrumb.Item>
         {path.map((crumb, i, all) => (
           <Box as="span" key={crumb.id} display="contents">
             <Breadcrumb.Separator />

@@ -11,7 +11,8 @@ const at = '2026-03-14T10:00:00.000Z';
 const storage = { used_bytes: 3 * 1024 * 1024, quota_bytes: 10 * 1024 ** 3, max_file_bytes: 5 * 1024 ** 3 };
 const file = (id: string, name: string, size = 100, folder_id: string | null = null) =>
   ({ type: 'file', id, name, folder_id, size, content_type: 'text/csv', checksum_sha256: 'a'.repeat(64), created_at: at, updated_at: at }) as const;
-const folder = (id: string, name: string, parent_id: string | null = null) => ({ type: 'folder', id, name, parent_id, created_at: at, updated_at: at }) as const;
+const folder = (id: string, name: string, parent_id: string | null = null) =>
+  ({ type: 'folder', id, name, parent_id, created_at: at, updated_at: at }) as const;
 
 const root: FolderContentsOut = {
   folder: null,
@@ -65,7 +66,9 @@ async function chooseAction(user: ReturnType<typeof renderFiles>['user'], itemNa
   await user.click(await screen.findByRole('button', { name: `Actions for ${itemName}` }));
   const menu = await screen.findByRole('menu');
   await waitFor(() => expect(menu).toHaveFocus());
-  const names = within(menu).getAllByRole('menuitem').map((item) => item.textContent);
+  const names = within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent);
   const index = names.indexOf(action);
   expect(index).toBeGreaterThanOrEqual(0);
   await user.keyboard(`{Home}${'{ArrowDown}'.repeat(index)}{Enter}`);
@@ -179,7 +182,12 @@ describe('FilesPage', () => {
     const dialog = await screen.findByRole('dialog');
     await user.click(await within(dialog).findByRole('button', { name: 'Reports' }));
     await user.click(within(dialog).getByRole('button', { name: 'Move to Reports' }));
-    await waitFor(() => expect(moves).toEqual([{ id: 'f-1', folder_id: 'd-1' }, { id: 'f-2', folder_id: 'd-1' }]));
+    await waitFor(() =>
+      expect(moves).toEqual([
+        { id: 'f-1', folder_id: 'd-1' },
+        { id: 'f-2', folder_id: 'd-1' },
+      ]),
+    );
     expect(await screen.findByText('2 files moved.')).toBeInTheDocument();
   });
 
@@ -199,13 +207,23 @@ describe('FilesPage', () => {
 
   it('offers "use in a workflow" only for files an import step can read', async () => {
     useFolders({
-      'd-7': { ...reports, folder: { ...reports.folder!, id: 'd-7', name: 'Mixed' }, path: [{ id: 'd-7', name: 'Mixed' }], items: [file('f-20', 'big.bin', 10, 'd-7'), file('f-21', 'Sales.CSV', 10, 'd-7'), file('f-22', 'Orders.xlsx', 10, 'd-7')], folder_count: 0, file_count: 3, total: 3 },
+      'd-7': {
+        ...reports,
+        folder: { ...reports.folder!, id: 'd-7', name: 'Mixed' },
+        path: [{ id: 'd-7', name: 'Mixed' }],
+        items: [file('f-20', 'big.bin', 10, 'd-7'), file('f-21', 'Sales.CSV', 10, 'd-7'), file('f-22', 'Orders.xlsx', 10, 'd-7')],
+        folder_count: 0,
+        file_count: 3,
+        total: 3,
+      },
     });
     const { user } = renderFiles('/files/d-7');
     const itemsOf = async (name: string) => {
       await user.click(await screen.findByRole('button', { name: `Actions for ${name}` }));
       const menu = await screen.findByRole('menu');
-      const names = within(menu).getAllByRole('menuitem').map((item) => item.textContent);
+      const names = within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent);
       await user.keyboard('{Escape}');
       await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
       return names;
@@ -221,7 +239,10 @@ describe('FilesPage', () => {
     server.use(
       http.post(api('/files/folders'), async ({ request }) => {
         body = await request.json();
-        return HttpResponse.json({ id: 'd-5', name: 'Raw', parent_id: 'd-1', created_at: at, updated_at: at, message: 'Folder "Raw" created.' }, { status: 201 });
+        return HttpResponse.json(
+          { id: 'd-5', name: 'Raw', parent_id: 'd-1', created_at: at, updated_at: at, message: 'Folder "Raw" created.' },
+          { status: 201 },
+        );
       }),
     );
     const { user } = renderFiles('/files/d-1');

@@ -63,7 +63,13 @@ export function FilesPage() {
     setRenaming(null);
   }, [folderId]);
 
-  const { data, isLoading, isError, isFetching } = useGetFolderQuery({ id: folderId, page, page_size: FILES_PAGE_SIZE, sort: sortSpec.sort, order: sortSpec.order });
+  const { data, isLoading, isError, isFetching } = useGetFolderQuery({
+    id: folderId,
+    page,
+    page_size: FILES_PAGE_SIZE,
+    sort: sortSpec.sort,
+    order: sortSpec.order,
+  });
   const items = useMemo(() => data?.items ?? [], [data]);
   const [createFolder, { isLoading: creatingFolder }] = useCreateFolderMutation();
   const { selected, selectedItems, onSelect, onSelectAll, clear } = useSelection(items, folderId);
@@ -138,7 +144,17 @@ export function FilesPage() {
           <FolderTree label={t('files.tree.title')} currentId={folderId} openIds={openIds} />
         </Box>
 
-        <Card.Root flex="1" minW="0" rounded="2xl" shadow="xs" borderColor="border.muted" position="relative" overflow="hidden" {...drop.handlers} data-testid="drop-zone">
+        <Card.Root
+          flex="1"
+          minW="0"
+          rounded="2xl"
+          shadow="xs"
+          borderColor="border.muted"
+          position="relative"
+          overflow="hidden"
+          {...drop.handlers}
+          data-testid="drop-zone"
+        >
           {/* Toolbar: where we are, and what can be done here. */}
           <Flex px={{ base: '3', md: '4' }} py="3" gap="3" align="center" wrap="wrap" borderBottomWidth="1px" borderColor="border.muted">
             <Box flex="1" minW="0">
@@ -212,7 +228,17 @@ export function FilesPage() {
           )}
 
           {drop.dragging && (
-            <Center position="absolute" inset="0" bg="brand.subtle/90" borderWidth="2px" borderStyle="dashed" borderColor="brand.solid" rounded="2xl" pointerEvents="none" zIndex="1">
+            <Center
+              position="absolute"
+              inset="0"
+              bg="brand.subtle/90"
+              borderWidth="2px"
+              borderStyle="dashed"
+              borderColor="brand.solid"
+              rounded="2xl"
+              pointerEvents="none"
+              zIndex="1"
+            >
               <Stack align="center" gap="2" color="brand.fg">
                 <Icon as={LuCloudUpload} boxSize="10" aria-hidden />
                 <Text fontWeight="semibold">
@@ -226,7 +252,15 @@ export function FilesPage() {
 
       <NewFolderDialog open={creating} loading={creatingFolder} onCreate={onCreateFolder} onCancel={() => setCreating(false)} />
       <DeleteDialog items={toDelete} loading={operations.busy === 'delete'} onConfirm={confirmDelete} onCancel={() => setToDelete([])} />
-      <MoveDialog open={toMove.length > 0} count={toMove.length} currentId={folderId} openIds={openIds} loading={operations.busy === 'move'} onMove={confirmMove} onCancel={() => setToMove([])} />
+      <MoveDialog
+        open={toMove.length > 0}
+        count={toMove.length}
+        currentId={folderId}
+        openIds={openIds}
+        loading={operations.busy === 'move'}
+        onMove={confirmMove}
+        onCancel={() => setToMove([])}
+      />
       <PreviewDrawer file={preview} onClose={() => setPreview(null)} onDownload={operations.downloadOne} onUseInWorkflow={openInWorkflow} />
       <UploadPanel />
     </Stack>

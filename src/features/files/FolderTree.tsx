@@ -94,7 +94,19 @@ function Row({
   );
 }
 
-function Children({ parentId, depth, currentId, openIds, onPick }: { parentId: string; depth: number; currentId: string; openIds: string[]; onPick?: TreeProps['onPick'] }) {
+function Children({
+  parentId,
+  depth,
+  currentId,
+  openIds,
+  onPick,
+}: {
+  parentId: string;
+  depth: number;
+  currentId: string;
+  openIds: string[];
+  onPick?: TreeProps['onPick'];
+}) {
   const intl = useIntl();
   const { data, isLoading } = useGetFolderQuery({ id: parentId, ...TREE_PAGE });
   if (isLoading) return <Spinner size="xs" ml={`${depth * 14 + 30}px`} my="1" aria-label={intl.formatMessage({ id: 'common.loading' })} />;
@@ -109,7 +121,21 @@ function Children({ parentId, depth, currentId, openIds, onPick }: { parentId: s
   );
 }
 
-function Node({ id, name, depth, currentId, openIds, onPick }: { id: string; name: string; depth: number; currentId: string; openIds: string[]; onPick?: TreeProps['onPick'] }) {
+function Node({
+  id,
+  name,
+  depth,
+  currentId,
+  openIds,
+  onPick,
+}: {
+  id: string;
+  name: string;
+  depth: number;
+  currentId: string;
+  openIds: string[];
+  onPick?: TreeProps['onPick'];
+}) {
   const [expanded, setExpanded] = useState(openIds.includes(id));
   // Following a breadcrumb or a folder in the list opens the tree down to it.
   useEffect(() => {

@@ -28,7 +28,12 @@ export function ItemMenu({ item, onAction }: { item: FolderEntry; onAction: (act
   return (
     <Menu.Root positioning={{ placement: 'bottom-end' }} onSelect={({ value }) => onAction(value as ItemAction, item)}>
       <Menu.Trigger asChild>
-        <IconButton variant="ghost" size="sm" aria-label={intl.formatMessage({ id: 'files.actionsFor' }, { name: item.name })} onClick={(e) => e.stopPropagation()}>
+        <IconButton
+          variant="ghost"
+          size="sm"
+          aria-label={intl.formatMessage({ id: 'files.actionsFor' }, { name: item.name })}
+          onClick={(e) => e.stopPropagation()}
+        >
           <LuEllipsisVertical />
         </IconButton>
       </Menu.Trigger>

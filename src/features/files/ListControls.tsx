@@ -27,7 +27,17 @@ interface ViewControlsProps {
 export function ListControls(props: SelectionActionsProps & ViewControlsProps) {
   const selecting = props.selectedItems.length > 0;
   return (
-    <Flex px={{ base: '3', md: '4' }} py="2" gap="2" align="center" wrap="wrap" minH="12" bg={selecting ? 'brand.subtle' : undefined} borderBottomWidth="1px" borderColor="border.muted">
+    <Flex
+      px={{ base: '3', md: '4' }}
+      py="2"
+      gap="2"
+      align="center"
+      wrap="wrap"
+      minH="12"
+      bg={selecting ? 'brand.subtle' : undefined}
+      borderBottomWidth="1px"
+      borderColor="border.muted"
+    >
       {selecting ? <SelectionActions {...props} /> : <ViewControls {...props} />}
     </Flex>
   );
@@ -87,10 +97,20 @@ function ViewControls({ counts, sortSpec, onSort, onFlipOrder, view, onView }: V
         {sortSpec.order === 'asc' ? <LuArrowUpNarrowWide /> : <LuArrowDownWideNarrow />}
       </IconButton>
       <ButtonGroup size="xs" variant="outline" attached role="group" aria-label={t('files.view')}>
-        <IconButton aria-label={t('files.view.list')} aria-pressed={view === 'list'} variant={view === 'list' ? 'subtle' : 'outline'} onClick={() => onView('list')}>
+        <IconButton
+          aria-label={t('files.view.list')}
+          aria-pressed={view === 'list'}
+          variant={view === 'list' ? 'subtle' : 'outline'}
+          onClick={() => onView('list')}
+        >
           <LuList />
         </IconButton>
-        <IconButton aria-label={t('files.view.grid')} aria-pressed={view === 'grid'} variant={view === 'grid' ? 'subtle' : 'outline'} onClick={() => onView('grid')}>
+        <IconButton
+          aria-label={t('files.view.grid')}
+          aria-pressed={view === 'grid'}
+          variant={view === 'grid' ? 'subtle' : 'outline'}
+          onClick={() => onView('grid')}
+        >
           <LuLayoutGrid />
         </IconButton>
       </ButtonGroup>

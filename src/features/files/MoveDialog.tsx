@@ -42,7 +42,12 @@ export function MoveDialog({
         <FormattedMessage id="files.move.hint" />
       </Text>
       <Box borderWidth="1px" rounded="lg" p="2" maxH="72" overflowY="auto">
-        <FolderTree label={intl.formatMessage({ id: 'files.move.tree' })} currentId={target?.id ?? ''} openIds={openIds} onPick={(id, name) => setTarget({ id, name })} />
+        <FolderTree
+          label={intl.formatMessage({ id: 'files.move.tree' })}
+          currentId={target?.id ?? ''}
+          openIds={openIds}
+          onPick={(id, name) => setTarget({ id, name })}
+        />
       </Box>
     </FormDialog>
   );

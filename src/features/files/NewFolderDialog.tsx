@@ -3,7 +3,17 @@ import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { FormDialog } from '../../components/FormDialog';
 
-export function NewFolderDialog({ open, loading, onCreate, onCancel }: { open: boolean; loading?: boolean; onCreate: (name: string) => void; onCancel: () => void }) {
+export function NewFolderDialog({
+  open,
+  loading,
+  onCreate,
+  onCancel,
+}: {
+  open: boolean;
+  loading?: boolean;
+  onCreate: (name: string) => void;
+  onCancel: () => void;
+}) {
   const intl = useIntl();
   const [name, setName] = useState('');
   const input = useRef<HTMLInputElement>(null);
@@ -26,7 +36,14 @@ export function NewFolderDialog({ open, loading, onCreate, onCancel }: { open: b
         <Field.Label>
           <FormattedMessage id="files.newFolder.name" />
         </Field.Label>
-        <Input ref={input} value={name} maxLength={255} autoComplete="off" placeholder={intl.formatMessage({ id: 'files.newFolder.placeholder' })} onChange={(e) => setName(e.target.value)} />
+        <Input
+          ref={input}
+          value={name}
+          maxLength={255}
+          autoComplete="off"
+          placeholder={intl.formatMessage({ id: 'files.newFolder.placeholder' })}
+          onChange={(e) => setName(e.target.value)}
+        />
       </Field.Root>
     </FormDialog>
   );

@@ -26,7 +26,8 @@ function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
   if (!keys.includes(event.key)) return;
   const rows = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>('button[data-entry]'));
   const at = rows.indexOf(document.activeElement as HTMLButtonElement);
-  const next = event.key === 'Home' ? 0 : event.key === 'End' ? rows.length - 1 : Math.min(rows.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
+  const next =
+    event.key === 'Home' ? 0 : event.key === 'End' ? rows.length - 1 : Math.min(rows.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
   rows[next]?.focus();
   event.preventDefault();
 }

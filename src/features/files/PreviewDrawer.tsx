@@ -17,7 +17,8 @@ export const CSV_PREVIEW_BYTES = 64 * 1024;
 const TEXT_PREVIEW_BYTES = 256 * 1024;
 const CSV_PREVIEW_ROWS = 50;
 
-type Loaded = { kind: 'image'; url: string } | { kind: 'pdf'; url: string } | { kind: 'text'; text: string; truncated: boolean } | { kind: 'csv'; csv: CsvPreview };
+type Loaded =
+  { kind: 'image'; url: string } | { kind: 'pdf'; url: string } | { kind: 'text'; text: string; truncated: boolean } | { kind: 'csv'; csv: CsvPreview };
 
 function usePreview(file: FileEntry | null, kind: PreviewKind) {
   const [state, setState] = useState<{ loading: boolean; loaded: Loaded | null; failed: boolean }>({ loading: false, loaded: null, failed: false });
@@ -124,7 +125,19 @@ function PreviewBody({ file }: { file: FileEntry }) {
   if (loaded.kind === 'csv') return <CsvTable csv={loaded.csv} />;
   return (
     <Stack gap="2">
-      <Box as="pre" textStyle="xs" fontFamily="mono" bg="bg.subtle" borderWidth="1px" rounded="lg" p="3" maxH="60vh" overflow="auto" whiteSpace="pre-wrap" wordBreak="break-word">
+      <Box
+        as="pre"
+        textStyle="xs"
+        fontFamily="mono"
+        bg="bg.subtle"
+        borderWidth="1px"
+        rounded="lg"
+        p="3"
+        maxH="60vh"
+        overflow="auto"
+        whiteSpace="pre-wrap"
+        wordBreak="break-word"
+      >
         {loaded.text}
       </Box>
       {loaded.truncated && (
@@ -136,7 +149,17 @@ function PreviewBody({ file }: { file: FileEntry }) {
   );
 }
 
-export function PreviewDrawer({ file, onClose, onDownload, onUseInWorkflow }: { file: FileEntry | null; onClose: () => void; onDownload: (file: FileEntry) => void; onUseInWorkflow: (file: FileEntry) => void }) {
+export function PreviewDrawer({
+  file,
+  onClose,
+  onDownload,
+  onUseInWorkflow,
+}: {
+  file: FileEntry | null;
+  onClose: () => void;
+  onDownload: (file: FileEntry) => void;
+  onUseInWorkflow: (file: FileEntry) => void;
+}) {
   const locale = useLocale();
   const intl = useIntl();
   return (

@@ -117,7 +117,11 @@ export function UploadPanel({ manager = defaultManager }: { manager?: UploadMana
         <Flex align="center" gap="2" px="4" py="3" bg="bg.subtle" borderBottomWidth={collapsed ? 0 : '1px'}>
           <Icon as={LuUpload} color="brand.fg" aria-hidden />
           <Text textStyle="sm" fontWeight="semibold" flex="1" aria-live="polite">
-            {active > 0 ? <FormattedMessage id="files.upload.uploading" values={{ count: active }} /> : <FormattedMessage id="files.upload.finished" values={{ count: done }} />}
+            {active > 0 ? (
+              <FormattedMessage id="files.upload.uploading" values={{ count: active }} />
+            ) : (
+              <FormattedMessage id="files.upload.finished" values={{ count: done }} />
+            )}
           </Text>
           {active > 0 ? (
             <Button size="xs" variant="ghost" onClick={() => manager.cancelAll()}>
@@ -136,7 +140,16 @@ export function UploadPanel({ manager = defaultManager }: { manager?: UploadMana
           {active === 0 && <CloseButton size="xs" aria-label={intl.formatMessage({ id: 'files.upload.clear' })} onClick={() => manager.clearFinished()} />}
         </Flex>
         {!collapsed && (
-          <HStack as="ul" px="4" py="1" maxH="64" overflowY="auto" listStyleType="none" display="block" css={{ '& > li + li': { borderTopWidth: '1px', borderColor: 'border.muted' } }}>
+          <HStack
+            as="ul"
+            px="4"
+            py="1"
+            maxH="64"
+            overflowY="auto"
+            listStyleType="none"
+            display="block"
+            css={{ '& > li + li': { borderTopWidth: '1px', borderColor: 'border.muted' } }}
+          >
             {items.map((item) => (
               <UploadRow key={item.id} item={item} onCancel={() => manager.cancel(item.id)} />
             ))}

@@ -122,7 +122,10 @@ async function send(method: string, path: string, body?: unknown, signal?: Abort
 /** A file's bytes, whole or the first `bytes` of it (HTTP Range), as a blob. */
 export async function fetchFileBlob(fileId: string, options: { bytes?: number; signal?: AbortSignal } = {}): Promise<Blob> {
   const extra: Record<string, string> = options.bytes ? { Range: `bytes=0-${options.bytes - 1}` } : {};
-  const response = await send('GET', `/files/files/${encodeURIComponent(fileId)}/download?disposition=inline`, undefined, options.signal, { ...extra, Accept: '*/*' });
+  const response = await send('GET', `/files/files/${encodeURIComponent(fileId)}/download?disposition=inline`, undefined, options.signal, {
+    ...extra,
+    Accept: '*/*',
+  });
   return response.blob();
 }
 

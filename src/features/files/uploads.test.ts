@@ -80,7 +80,9 @@ describe('UploadManager', () => {
     expect(manager.getSnapshot()[0].fileId).toBe('f-new');
     expect(manager.getSnapshot()[2].error).toBe('Your storage is full.');
     // The failure became a notice; finished uploads refreshed the folders.
-    expect(dispatched()).toContainEqual(expect.objectContaining({ type: 'notices/addMessage', payload: expect.objectContaining({ text: 'Your storage is full.' }) }));
+    expect(dispatched()).toContainEqual(
+      expect.objectContaining({ type: 'notices/addMessage', payload: expect.objectContaining({ text: 'Your storage is full.' }) }),
+    );
     expect(dispatched()).toContainEqual(expect.objectContaining({ type: 'api/invalidateTags' }));
     manager.clearFinished();
     expect(manager.getSnapshot()).toEqual([]);

@@ -3,7 +3,15 @@ import { useIntl } from 'react-intl';
 import { useAppDispatch } from '../../app/hooks';
 import { baseApi } from '../../services/baseApi';
 import { addMessage } from '../notices/noticesSlice';
-import { useDeleteFileMutation, useDeleteFolderMutation, useMoveFileMutation, useRenameFileMutation, useRenameFolderMutation, type FileEntry, type FolderEntry } from './filesApi';
+import {
+  useDeleteFileMutation,
+  useDeleteFolderMutation,
+  useMoveFileMutation,
+  useRenameFileMutation,
+  useRenameFolderMutation,
+  type FileEntry,
+  type FolderEntry,
+} from './filesApi';
 import { downloadFile, fetchZip, reportTransferFailure, requestJson, saveBlob } from './transfer';
 
 export type FilesBusy = 'delete' | 'move' | 'zip' | null;

@@ -18,7 +18,15 @@ export function useUploadPickers(onPick: (pending: PendingFile[]) => void) {
   };
   const inputs = (
     <VisuallyHidden>
-      <input ref={fileInput} type="file" multiple tabIndex={-1} aria-label={intl.formatMessage({ id: 'files.upload' })} data-testid="upload-files-input" onChange={onChange} />
+      <input
+        ref={fileInput}
+        type="file"
+        multiple
+        tabIndex={-1}
+        aria-label={intl.formatMessage({ id: 'files.upload' })}
+        data-testid="upload-files-input"
+        onChange={onChange}
+      />
       <input
         ref={(el) => {
           folderInput.current = el;

@@ -53,7 +53,18 @@ describe('public gallery', () => {
       http.get(api('/workflows/public'), ({ request }) => {
         expect(request.headers.get('authorization')).toBeNull();
         return HttpResponse.json({
-          items: [{ id: 'w-1', name: 'Lead scoring', description: '', tags: [], author_name: 'Grace', step_count: 1, clone_count: 0, published_at: '2026-11-20T10:00:00.000Z' }],
+          items: [
+            {
+              id: 'w-1',
+              name: 'Lead scoring',
+              description: '',
+              tags: [],
+              author_name: 'Grace',
+              step_count: 1,
+              clone_count: 0,
+              published_at: '2026-11-20T10:00:00.000Z',
+            },
+          ],
           total: 1,
           page: 1,
           page_size: 24,

@@ -1,4 +1,22 @@
-import { Avatar, Badge, Box, Button, Card, Center, EmptyState, Flex, Heading, HStack, Input, InputGroup, Link, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
+import {
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Center,
+  EmptyState,
+  Flex,
+  Heading,
+  HStack,
+  Input,
+  InputGroup,
+  Link,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { memo, useState } from 'react';
 import { LuCopy, LuEye, LuLayers, LuLogIn, LuSearch, LuSparkles } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -125,7 +143,8 @@ export function GalleryPage() {
         py={{ base: '8', md: '12' }}
         bgImage={{
           _light: 'radial-gradient(700px 300px at 10% 0%, #e6defe 0%, transparent 70%), radial-gradient(600px 300px at 100% 100%, #dcefff 0%, transparent 70%)',
-          _dark: 'radial-gradient(700px 300px at 10% 0%, rgba(118,80,245,0.28) 0%, transparent 70%), radial-gradient(600px 300px at 100% 100%, rgba(56,189,248,0.12) 0%, transparent 70%)',
+          _dark:
+            'radial-gradient(700px 300px at 10% 0%, rgba(118,80,245,0.28) 0%, transparent 70%), radial-gradient(600px 300px at 100% 100%, rgba(56,189,248,0.12) 0%, transparent 70%)',
         }}
         bg="bg.panel"
         borderWidth="1px"

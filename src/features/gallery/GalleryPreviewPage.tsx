@@ -27,9 +27,18 @@ function canvasOf(workflow: PublicWorkflowDetail): { steps: StepOut[]; types: Ma
   const types = new Map<string, NodeTypeInfo>();
   for (const step of workflow.steps) {
     // Sources take no input (no handle on top); nothing is "missing" in a preview.
-    if (step.category) types.set(step.step_type, { name: step.type_name, category: step.category, params: [], inputs: { min: 0, max: step.category === 'source' ? 0 : null } });
+    if (step.category)
+      types.set(step.step_type, { name: step.type_name, category: step.category, params: [], inputs: { min: 0, max: step.category === 'source' ? 0 : null } });
   }
-  const steps = workflow.steps.map((s) => ({ id: s.id, workflow_id: workflow.id, step_type: s.step_type, name: s.name, param_inputs: {}, inputs: s.inputs, position: s.position }));
+  const steps = workflow.steps.map((s) => ({
+    id: s.id,
+    workflow_id: workflow.id,
+    step_type: s.step_type,
+    name: s.name,
+    param_inputs: {},
+    inputs: s.inputs,
+    position: s.position,
+  }));
   return { steps, types };
 }
 
@@ -134,12 +143,17 @@ export function GalleryPreviewPage() {
   const [cloneWorkflow, { isLoading: cloning }] = useCloneWorkflowMutation();
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
-  const onSelect = useCallback((ids: string[]) => setSelectedIds((prev) => (prev.length === ids.length && prev.every((id, i) => id === ids[i]) ? prev : ids)), []);
+  const onSelect = useCallback(
+    (ids: string[]) => setSelectedIds((prev) => (prev.length === ids.length && prev.every((id, i) => id === ids[i]) ? prev : ids)),
+    [],
+  );
   const canvas = useMemo(() => (workflow ? canvasOf(workflow) : undefined), [workflow]);
 
   useEffect(() => {
     const app = intl.formatMessage({ id: 'app.name' });
-    document.title = workflow ? `${workflow.name} · ${intl.formatMessage({ id: 'nav.gallery' })} · ${app}` : `${intl.formatMessage({ id: 'nav.gallery' })} · ${app}`;
+    document.title = workflow
+      ? `${workflow.name} · ${intl.formatMessage({ id: 'nav.gallery' })} · ${app}`
+      : `${intl.formatMessage({ id: 'nav.gallery' })} · ${app}`;
   }, [workflow, intl]);
 
   const clone = async () => {
@@ -268,7 +282,12 @@ export function GalleryPreviewPage() {
           </Heading>
           <Stack as="ol" gap="3" listStyleType="none" aria-labelledby="gallery-preview-steps">
             {workflow.steps.map((step) => (
-              <StepCard key={step.id} step={step} reads={step.inputs.flatMap((id) => (nameOf.has(id) ? [nameOf.get(id)!] : []))} selected={selected.has(step.id)} />
+              <StepCard
+                key={step.id}
+                step={step}
+                reads={step.inputs.flatMap((id) => (nameOf.has(id) ? [nameOf.get(id)!] : []))}
+                selected={selected.has(step.id)}
+              />
             ))}
           </Stack>
           {workflow.variables.length > 0 && (

@@ -7,7 +7,6 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { useListCommitsQuery, useRestoreCommitMutation, type Commit } from './historyApi';
 import type { VersionedWrite as Write } from '../workflows/versioning';
 
-
 const kindPalette: Record<Commit['kind'], string> = { create: 'green', edit: 'gray', undo: 'orange', redo: 'blue', restore: 'purple' };
 
 /** Every change to the workflow, newest first; any earlier one can be brought back (as a new change). */
@@ -36,7 +35,15 @@ export function HistoryPanel({ workflowId, currentVersion, write }: { workflowId
     <>
       <Stack as="ol" gap="0" listStyleType="none" aria-label={t('history.title')}>
         {data?.items.map((commit, index) => (
-          <Flex as="li" key={commit.id} gap="3" py="2.5" borderBottomWidth={index < data.items.length - 1 ? '1px' : 0} borderColor="border.muted" align="flex-start">
+          <Flex
+            as="li"
+            key={commit.id}
+            gap="3"
+            py="2.5"
+            borderBottomWidth={index < data.items.length - 1 ? '1px' : 0}
+            borderColor="border.muted"
+            align="flex-start"
+          >
             <Box pt="1" color={commit.seq === currentVersion ? 'brand.fg' : 'fg.subtle'}>
               <LuHistory aria-hidden />
             </Box>

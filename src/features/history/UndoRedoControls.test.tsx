@@ -14,7 +14,13 @@ function record() {
   const answer = (action: string) =>
     http.post(api(`/workflow-history/${action}`), async ({ request }) => {
       calls.push({ action, body: await request.json() });
-      return HttpResponse.json({ id: 'w-1', version: 6, can_undo: true, can_redo: true, message: action === 'undo' ? 'Undid: Added step' : 'Redid: Added step' });
+      return HttpResponse.json({
+        id: 'w-1',
+        version: 6,
+        can_undo: true,
+        can_redo: true,
+        message: action === 'undo' ? 'Undid: Added step' : 'Redid: Added step',
+      });
     });
   server.use(answer('undo'), answer('redo'));
   return calls;

@@ -5,7 +5,6 @@ import { useIntl } from 'react-intl';
 import { useRedoMutation, useUndoMutation } from './historyApi';
 import type { VersionedWrite as Write } from '../workflows/versioning';
 
-
 /** Typing in a field keeps the browser's own undo: the shortcuts only act outside text controls. */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -54,7 +53,15 @@ export function UndoRedoControls({ workflowId, canUndo, canRedo, write }: { work
       <IconButton variant="outline" size="sm" aria-label={undoLabel} title={`${undoLabel} (Ctrl/⌘+Z)`} disabled={!canUndo} loading={undoing} onClick={doUndo}>
         <LuUndo2 />
       </IconButton>
-      <IconButton variant="outline" size="sm" aria-label={redoLabel} title={`${redoLabel} (Shift+Ctrl/⌘+Z)`} disabled={!canRedo} loading={redoing} onClick={doRedo}>
+      <IconButton
+        variant="outline"
+        size="sm"
+        aria-label={redoLabel}
+        title={`${redoLabel} (Shift+Ctrl/⌘+Z)`}
+        disabled={!canRedo}
+        loading={redoing}
+        onClick={doRedo}
+      >
         <LuRedo2 />
       </IconButton>
     </Group>

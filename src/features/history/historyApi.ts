@@ -48,22 +48,38 @@ function replacingWorkflow<A extends HistoryArgs>(request: (args: A) => string |
 export const historyApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     listCommits: build.query<PageOf<Commit>, { workflowId: string; page?: number; page_size?: number }>({
-      query: ({ workflowId, page = 1, page_size = 50 }) => ({ url: '/workflow-history/commits', method: 'POST', body: { workflow_id: workflowId, page, page_size } }),
+      query: ({ workflowId, page = 1, page_size = 50 }) => ({
+        url: '/workflow-history/commits',
+        method: 'POST',
+        body: { workflow_id: workflowId, page, page_size },
+      }),
       providesTags: (_r, _e, { workflowId }) => [{ type: 'Commit', id: workflowId }],
     }),
     getCommit: build.query<CommitDetail, string>({
       query: (id) => `/workflow-history/commits/${id}`,
     }),
     undo: build.mutation<WorkflowOut, { workflowId: string; version?: number }>({
-      queryFn: replacingWorkflow(({ workflowId, version }) => ({ url: '/workflow-history/undo', method: 'POST', body: { workflow_id: workflowId, ...(version ? { version } : {}) } })),
+      queryFn: replacingWorkflow(({ workflowId, version }) => ({
+        url: '/workflow-history/undo',
+        method: 'POST',
+        body: { workflow_id: workflowId, ...(version ? { version } : {}) },
+      })),
       invalidatesTags: (_r, _e, { workflowId }) => tags(workflowId),
     }),
     redo: build.mutation<WorkflowOut, { workflowId: string; version?: number }>({
-      queryFn: replacingWorkflow(({ workflowId, version }) => ({ url: '/workflow-history/redo', method: 'POST', body: { workflow_id: workflowId, ...(version ? { version } : {}) } })),
+      queryFn: replacingWorkflow(({ workflowId, version }) => ({
+        url: '/workflow-history/redo',
+        method: 'POST',
+        body: { workflow_id: workflowId, ...(version ? { version } : {}) },
+      })),
       invalidatesTags: (_r, _e, { workflowId }) => tags(workflowId),
     }),
     restoreCommit: build.mutation<WorkflowOut, { workflowId: string; commitId: string; version?: number }>({
-      queryFn: replacingWorkflow<{ workflowId: string; commitId: string; version?: number }>(({ commitId, version }) => ({ url: `/workflow-history/restore/${commitId}`, method: 'POST', headers: ifMatch(version) })),
+      queryFn: replacingWorkflow<{ workflowId: string; commitId: string; version?: number }>(({ commitId, version }) => ({
+        url: `/workflow-history/restore/${commitId}`,
+        method: 'POST',
+        headers: ifMatch(version),
+      })),
       invalidatesTags: (_r, _e, { workflowId }) => tags(workflowId),
     }),
   }),

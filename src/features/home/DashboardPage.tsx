@@ -103,7 +103,10 @@ export function DashboardPage() {
                 </Card.Body>
                 <Card.Footer>
                   <Button asChild variant="outline" size="sm">
-                    <LocaleLink to={area.path} aria-label={intl.formatMessage({ id: 'dashboard.areas.open' }, { area: intl.formatMessage({ id: area.labelId }) })}>
+                    <LocaleLink
+                      to={area.path}
+                      aria-label={intl.formatMessage({ id: 'dashboard.areas.open' }, { area: intl.formatMessage({ id: area.labelId }) })}
+                    >
                       <FormattedMessage id="dashboard.areas.openShort" />
                       <LuArrowRight aria-hidden />
                     </LocaleLink>

@@ -30,7 +30,8 @@ export function LandingPage() {
       <Box
         bgImage={{
           _light: 'radial-gradient(1000px 520px at 15% -5%, #e6defe 0%, transparent 60%), radial-gradient(800px 480px at 95% 0%, #dcefff 0%, transparent 55%)',
-          _dark: 'radial-gradient(1000px 520px at 15% -5%, rgba(118,80,245,0.28) 0%, transparent 60%), radial-gradient(800px 480px at 95% 0%, rgba(56,189,248,0.12) 0%, transparent 55%)',
+          _dark:
+            'radial-gradient(1000px 520px at 15% -5%, rgba(118,80,245,0.28) 0%, transparent 60%), radial-gradient(800px 480px at 95% 0%, rgba(56,189,248,0.12) 0%, transparent 55%)',
         }}
       >
         <Container maxW="7xl" as="header">
@@ -94,7 +95,18 @@ export function LandingPage() {
           </Stack>
           <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="5">
             {features.map((feature) => (
-              <Stack key={feature.id} gap="3" p="6" rounded="2xl" borderWidth="1px" borderColor="border.muted" bg="bg.panel" shadow="xs" transition="box-shadow 0.2s, transform 0.2s" _hover={{ shadow: 'md', transform: 'translateY(-2px)' }}>
+              <Stack
+                key={feature.id}
+                gap="3"
+                p="6"
+                rounded="2xl"
+                borderWidth="1px"
+                borderColor="border.muted"
+                bg="bg.panel"
+                shadow="xs"
+                transition="box-shadow 0.2s, transform 0.2s"
+                _hover={{ shadow: 'md', transform: 'translateY(-2px)' }}
+              >
                 <Flex boxSize="10" rounded="xl" align="center" justify="center" bg="brand.subtle" color="brand.fg">
                   <Icon as={feature.icon} boxSize="5" aria-hidden />
                 </Flex>

@@ -51,8 +51,25 @@ export function ProductPreview() {
       </Flex>
       <Stack gap="2.5" aria-hidden>
         {steps.map((step, index) => (
-          <HStack key={step.labelId} gap="3" p="3" rounded="xl" borderWidth="1px" borderColor="border.muted" bg={step.progress > 0 && step.progress < 100 ? 'brand.subtle' : 'bg'}>
-            <Flex boxSize="8" rounded="lg" align="center" justify="center" bg="colorPalette.muted" colorPalette={step.palette} color="colorPalette.fg" flexShrink={0}>
+          <HStack
+            key={step.labelId}
+            gap="3"
+            p="3"
+            rounded="xl"
+            borderWidth="1px"
+            borderColor="border.muted"
+            bg={step.progress > 0 && step.progress < 100 ? 'brand.subtle' : 'bg'}
+          >
+            <Flex
+              boxSize="8"
+              rounded="lg"
+              align="center"
+              justify="center"
+              bg="colorPalette.muted"
+              colorPalette={step.palette}
+              color="colorPalette.fg"
+              flexShrink={0}
+            >
               <Icon as={step.icon} boxSize="4" />
             </Flex>
             <Stack gap="1.5" flex="1" minW="0">

@@ -54,12 +54,7 @@ function ToastItem({ notice }: { notice: Notice }) {
       <Text flex="1" textStyle="sm" lineHeight="1.5" py="0.5" wordBreak="break-word">
         {notice.text}
       </Text>
-      <CloseButton
-        size="2xs"
-        variant="ghost"
-        aria-label={intl.formatMessage({ id: 'notices.close' })}
-        onClick={() => dispatch(removeMessage(notice.id))}
-      />
+      <CloseButton size="2xs" variant="ghost" aria-label={intl.formatMessage({ id: 'notices.close' })} onClick={() => dispatch(removeMessage(notice.id))} />
     </Flex>
   );
 }

@@ -82,7 +82,12 @@ describe('error catalogue (spec §8)', () => {
     const { store } = renderWithProviders(<div />);
     await loadSettings(store);
     expect(store.getState().notices.messages).toEqual([
-      { id: 'quota', type: 'warning', text: 'You are out of credits.', modal: { modal_id: 'quota', level: 'warning', content: 'You are out of credits.', buttons: ['Top up', 'Cancel'] } },
+      {
+        id: 'quota',
+        type: 'warning',
+        text: 'You are out of credits.',
+        modal: { modal_id: 'quota', level: 'warning', content: 'You are out of credits.', buttons: ['Top up', 'Cancel'] },
+      },
     ]);
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText('Warning')).toBeInTheDocument();

@@ -1,9 +1,4 @@
-import {
-  createListenerMiddleware,
-  isFulfilled,
-  isRejectedWithValue,
-  type UnknownAction,
-} from '@reduxjs/toolkit';
+import { createListenerMiddleware, isFulfilled, isRejectedWithValue, type UnknownAction } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { translate } from '../../i18n/currentIntl';
 import { baseApi } from '../../services/baseApi';

@@ -61,7 +61,10 @@ export const paymentsApi = baseApi.injectEndpoints({
     }),
     cancelTestCheckout: build.mutation<RedirectOut, string>({
       query: (id) => ({ url: `/payments/test-checkout/${encodeURIComponent(id)}/cancel`, method: 'POST', body: {} }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'Payment', id: 'LIST' }, { type: 'Payment', id }],
+      invalidatesTags: (_r, _e, id) => [
+        { type: 'Payment', id: 'LIST' },
+        { type: 'Payment', id },
+      ],
     }),
   }),
 });

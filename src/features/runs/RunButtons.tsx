@@ -72,7 +72,13 @@ export function StepRunSection({ step, stepRun, ...starter }: RunStarter & { ste
     { mode: 'up_to', label: t('run.upTo'), hint: t('run.upToHint'), icon: LuChevronsDown },
     { mode: 'only', label: t('run.only'), hint: t('run.onlyHint'), icon: LuStepForward },
     { mode: 'from', label: t('run.from'), hint: t('run.fromHint'), icon: LuChevronsUp },
-    { mode: 'up_to', label: t('run.preview', { count: PREVIEW_SAMPLE_SIZE }), hint: t('run.previewHint', { count: PREVIEW_SAMPLE_SIZE }), icon: LuEye, sample: PREVIEW_SAMPLE_SIZE },
+    {
+      mode: 'up_to',
+      label: t('run.preview', { count: PREVIEW_SAMPLE_SIZE }),
+      hint: t('run.previewHint', { count: PREVIEW_SAMPLE_SIZE }),
+      icon: LuEye,
+      sample: PREVIEW_SAMPLE_SIZE,
+    },
   ];
   return (
     <Stack as="section" gap="2" pb="4" mb="4" borderBottomWidth="1px" borderColor="border.muted" aria-labelledby="step-run-heading">

@@ -126,7 +126,14 @@ export function RunPanel({ editorRun }: { editorRun: EditorRun }) {
               {runActions(run).map((action) => {
                 const ActionIcon = ACTION_ICONS[action];
                 return (
-                  <Button key={action} size="xs" variant="outline" colorPalette={action === 'cancel' ? 'red' : 'gray'} disabled={controlling} onClick={() => void controlRun({ runId: run.id, action })}>
+                  <Button
+                    key={action}
+                    size="xs"
+                    variant="outline"
+                    colorPalette={action === 'cancel' ? 'red' : 'gray'}
+                    disabled={controlling}
+                    onClick={() => void controlRun({ runId: run.id, action })}
+                  >
                     <ActionIcon aria-hidden />
                     {t(`run.action.${action}`)}
                   </Button>
@@ -226,17 +233,30 @@ function StepRunRow({ stepRun }: { stepRun: StepRun }) {
   const { data: progress } = useGetStepRunProgressQuery(stepRun.id, { skip: !running, pollingInterval: running ? DETAIL_POLL_MS : 0 });
   const [control, { isLoading: controlling }] = useControlStepRunMutation();
   const detailsId = `step-run-details-${stepRun.id}`;
-  const speed = running && progress
-    ? [
-        progress.rate_per_second !== null ? t('run.step.rate', { rate: intl.formatNumber(progress.rate_per_second, { maximumFractionDigits: 1 }) }) : '',
-        progress.eta_seconds !== null ? t('run.step.eta', { time: durationText(intl, progress.eta_seconds) }) : '',
-      ].filter(Boolean).join(' · ')
-    : '';
+  const speed =
+    running && progress
+      ? [
+          progress.rate_per_second !== null ? t('run.step.rate', { rate: intl.formatNumber(progress.rate_per_second, { maximumFractionDigits: 1 }) }) : '',
+          progress.eta_seconds !== null ? t('run.step.eta', { time: durationText(intl, progress.eta_seconds) }) : '',
+        ]
+          .filter(Boolean)
+          .join(' · ')
+      : '';
 
   return (
     <Box as="li" role="group" aria-label={stepRun.step_name} data-testid="step-run-row" borderBottomWidth="1px" borderColor="border.muted" py="1.5">
       <Flex align="center" gap="3" wrap="wrap">
-        <Button size="xs" variant="ghost" aria-expanded={expanded} aria-controls={detailsId} onClick={() => setExpanded((e) => !e)} title={t('run.step.details')} minW="40" maxW="60" justifyContent="flex-start">
+        <Button
+          size="xs"
+          variant="ghost"
+          aria-expanded={expanded}
+          aria-controls={detailsId}
+          onClick={() => setExpanded((e) => !e)}
+          title={t('run.step.details')}
+          minW="40"
+          maxW="60"
+          justifyContent="flex-start"
+        >
           {expanded ? <LuChevronDown aria-hidden /> : <LuChevronRight aria-hidden />}
           <Text as="span" truncate fontWeight="semibold">
             {stepRun.step_name}
@@ -268,7 +288,13 @@ function StepRunRow({ stepRun }: { stepRun: StepRun }) {
           {stepRunActions(stepRun).map((action) => {
             const ActionIcon = ACTION_ICONS[action];
             return (
-              <Button key={action} size="2xs" variant="outline" disabled={controlling} onClick={() => void control({ stepRunId: stepRun.id, runId: stepRun.run_id, action })}>
+              <Button
+                key={action}
+                size="2xs"
+                variant="outline"
+                disabled={controlling}
+                onClick={() => void control({ stepRunId: stepRun.id, runId: stepRun.run_id, action })}
+              >
                 <ActionIcon aria-hidden />
                 {t(`run.action.${action}`)}
               </Button>
@@ -310,7 +336,10 @@ function StepRunDetails({ id, stepRun }: { id: string; stepRun: StepRun }) {
               {t('run.step.cpu')}: {intl.formatNumber(job.cpu_ms / 1000, { style: 'unit', unit: 'second', unitDisplay: 'short', maximumFractionDigits: 2 })}
             </Text>
             <Text>
-              {t('run.step.memory')}: {job.peak_rss_bytes === null ? '—' : intl.formatNumber(job.peak_rss_bytes / 1024 / 1024, { style: 'unit', unit: 'megabyte', unitDisplay: 'short', maximumFractionDigits: 1 })}
+              {t('run.step.memory')}:{' '}
+              {job.peak_rss_bytes === null
+                ? '—'
+                : intl.formatNumber(job.peak_rss_bytes / 1024 / 1024, { style: 'unit', unit: 'megabyte', unitDisplay: 'short', maximumFractionDigits: 1 })}
             </Text>
           </Flex>
           {job.log_dropped > 0 && (

@@ -13,7 +13,15 @@ import { EDITOR_FIRST_RENDER } from '../../test/waits';
 // run panel (progress, controls, logs, compute details, history), in English and Chinese.
 
 const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load leads', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
-const keep: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Keep big ones', param_inputs: {}, inputs: ['s-1'], position: { x: 0, y: 140 } };
+const keep: StepOut = {
+  id: 's-2',
+  workflow_id: 'w-1',
+  step_type: 'filter',
+  name: 'Keep big ones',
+  param_inputs: {},
+  inputs: ['s-1'],
+  position: { x: 0, y: 140 },
+};
 const catalogue = [info('import_csv', 'Import CSV', 'source', 0, 0), info('filter', 'Filter rows', 'transform', 1, 1)];
 
 const encoder = new TextEncoder();
@@ -47,7 +55,19 @@ function serve(history: WorkflowRun[]) {
     http.get(api('/workflow-runs/:id/events'), () => eventStream([])),
     http.get(api('/step-runs/:id/progress'), ({ params }) => {
       const s = history.flatMap((r) => r.step_runs).find((x) => x.id === params.id)!;
-      return HttpResponse.json({ step_run_id: s.id, state: s.state, records_done: s.records_done, records_total: s.records_total, records_failed: s.records_failed, percent: s.percent, rate_per_second: null, eta_seconds: null, started_at: null, updated_at: s.created_at, ended_at: null });
+      return HttpResponse.json({
+        step_run_id: s.id,
+        state: s.state,
+        records_done: s.records_done,
+        records_total: s.records_total,
+        records_failed: s.records_failed,
+        percent: s.percent,
+        rate_per_second: null,
+        eta_seconds: null,
+        started_at: null,
+        updated_at: s.created_at,
+        ended_at: null,
+      });
     }),
   );
 }
@@ -68,7 +88,10 @@ describe('starting a run', () => {
       http.post(api('/workflow-execution/w-1/steps/:stepId/execute'), ({ params, request }) => {
         const query = new URL(request.url).searchParams;
         sent.push(`${params.stepId as string} ${query.get('mode')} ${query.get('sample_size') ?? '-'}`);
-        const run = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 3, records_total: 3, percent: 100 })], { id: `r-${sent.length}`, state: 'succeeded' });
+        const run = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 3, records_total: 3, percent: 100 })], {
+          id: `r-${sent.length}`,
+          state: 'succeeded',
+        });
         return HttpResponse.json({ ...run, message: 'Run started.' }, { status: 202 });
       }),
     );
@@ -93,7 +116,10 @@ describe('starting a run', () => {
     serve([runOf([stepRunOf('s-1', 'Load leads', { state: 'running' })])]);
     renderApp({ route: '/workflows/w-1' });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Run workflow' })).toBeDisabled());
-    expect(screen.getByRole('button', { name: 'Run workflow' })).toHaveAttribute('title', 'A run of this workflow is in progress: wait for it to finish, or cancel it.');
+    expect(screen.getByRole('button', { name: 'Run workflow' })).toHaveAttribute(
+      'title',
+      'A run of this workflow is in progress: wait for it to finish, or cancel it.',
+    );
     await selectStep('Load leads');
     const inspector = await screen.findByRole('complementary', { name: 'Step settings' });
     expect(within(inspector).getByRole('button', { name: 'Run this step' })).toBeDisabled();
@@ -108,7 +134,11 @@ describe('the canvas during a run', () => {
       stepRunOf('s-2', 'Keep big ones'),
     ]);
     serve([running]);
-    server.use(http.get(api('/workflow-runs/r-1/events'), () => eventStream([{ id: 1, type: 'step_progress', data: { step_run_id: 'sr-s-1', done: 80, total: 100 } }], { close: false })));
+    server.use(
+      http.get(api('/workflow-runs/r-1/events'), () =>
+        eventStream([{ id: 1, type: 'step_progress', data: { step_run_id: 'sr-s-1', done: 80, total: 100 } }], { close: false }),
+      ),
+    );
     renderApp({ route: '/workflows/w-1' });
     await waitFor(() => expect(nodeState('Keep big ones')).toHaveTextContent('Queued'));
     // The progress event moves the ring and the count without reading the run again.
@@ -197,7 +227,19 @@ describe('the run panel', () => {
       http.get(api('/workflow-runs/r-1'), () => HttpResponse.json(current)),
       http.get(api('/workflow-runs/r-1/events'), () => eventStream([], { close: false })),
       http.get(api('/step-runs/sr-s-2/progress'), () =>
-        HttpResponse.json({ step_run_id: 'sr-s-2', state: 'running', records_done: 50, records_total: 200, records_failed: 0, percent: 25, rate_per_second: 12.5, eta_seconds: 150, started_at: null, updated_at: '2026-11-20T10:00:00.000Z', ended_at: null }),
+        HttpResponse.json({
+          step_run_id: 'sr-s-2',
+          state: 'running',
+          records_done: 50,
+          records_total: 200,
+          records_failed: 0,
+          percent: 25,
+          rate_per_second: 12.5,
+          eta_seconds: 150,
+          started_at: null,
+          updated_at: '2026-11-20T10:00:00.000Z',
+          ended_at: null,
+        }),
       ),
       http.post(api('/workflow-runs/r-1/control'), async ({ request }) => {
         const { action } = (await request.json()) as { action: string };
@@ -226,7 +268,9 @@ describe('the run panel', () => {
   });
 
   it('retries a step’s failed records, and shows its log and compute details', async () => {
-    const run = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 98, records_total: 100, records_failed: 2, percent: 100 })], { state: 'succeeded' });
+    const run = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 98, records_total: 100, records_failed: 2, percent: 100 })], {
+      state: 'succeeded',
+    });
     serve([run]);
     const sent: { id: string; action: string }[] = [];
     server.use(
@@ -239,8 +283,20 @@ describe('the run panel', () => {
           step_run: run.step_runs[0],
           items: [
             {
-              id: 'cj-1', step_run_id: 'sr-s-1', state: 'succeeded', worker: 'worker-a:4242', attempt: 1, queued_at: '2026-11-20T10:00:00.000Z', started_at: null, ended_at: null,
-              cpu_ms: 1500, peak_rss_bytes: 52428800, cost_credits: 0, log_lines: ['read 100 rows', 'row 7: timeout'], log_dropped: 3, error: null,
+              id: 'cj-1',
+              step_run_id: 'sr-s-1',
+              state: 'succeeded',
+              worker: 'worker-a:4242',
+              attempt: 1,
+              queued_at: '2026-11-20T10:00:00.000Z',
+              started_at: null,
+              ended_at: null,
+              cpu_ms: 1500,
+              peak_rss_bytes: 52428800,
+              cost_credits: 0,
+              log_lines: ['read 100 rows', 'row 7: timeout'],
+              log_dropped: 3,
+              error: null,
             },
           ],
         }),
@@ -276,22 +332,37 @@ describe('the run panel', () => {
     serve([run]);
     renderApp({ route: '/workflows/w-1' });
     const rows = await screen.findAllByTestId('step-run-row');
-    for (const [row, name] of [[rows[0], 'Load leads'], [rows[1], 'Keep big ones']] as const) {
+    for (const [row, name] of [
+      [rows[0], 'Load leads'],
+      [rows[1], 'Keep big ones'],
+    ] as const) {
       // An unknown value makes the bar the moving "busy" kind, which says the step still works.
       expect(within(row).getByRole('progressbar', { name: `Progress of “${name}”` })).toHaveAttribute('aria-valuenow', '0');
     }
   });
 
   it('lists the workflow’s runs; picking an older one shows it on the canvas', async () => {
-    const newer = runOf([stepRunOf('s-1', 'Load leads', { state: 'failed', error: { message: 'File “leads.csv” is gone.', key: 'x' } })], { id: 'r-2', state: 'failed', created_at: '2026-11-20T11:00:00.000Z' });
-    const older = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 4, records_total: 4, percent: 100 })], { id: 'r-1', state: 'succeeded', sample_size: 100, mode: 'up_to' });
+    const newer = runOf([stepRunOf('s-1', 'Load leads', { state: 'failed', error: { message: 'File “leads.csv” is gone.', key: 'x' } })], {
+      id: 'r-2',
+      state: 'failed',
+      created_at: '2026-11-20T11:00:00.000Z',
+    });
+    const older = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 4, records_total: 4, percent: 100 })], {
+      id: 'r-1',
+      state: 'succeeded',
+      sample_size: 100,
+      mode: 'up_to',
+    });
     serve([newer, older]);
     const { user } = renderApp({ route: '/workflows/w-1' });
     await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'failed'));
     const panel = screen.getByRole('region', { name: 'Run' });
     await user.click(within(panel).getByRole('tab', { name: 'Run history' }));
     const items = await within(panel).findAllByTestId('run-history-item');
-    expect(items.map((i) => i.textContent)).toEqual([expect.stringContaining('FailedWhole workflow'), expect.stringContaining('SucceededUp to a stepPreview of 100 records')]);
+    expect(items.map((i) => i.textContent)).toEqual([
+      expect.stringContaining('FailedWhole workflow'),
+      expect.stringContaining('SucceededUp to a stepPreview of 100 records'),
+    ]);
     expect(items[0]).toHaveAttribute('aria-current', 'true');
     await user.click(items[1]);
     await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'succeeded'));
@@ -299,8 +370,15 @@ describe('the run panel', () => {
   });
 
   it('opens the run a link names (?run=, the billing page’s usage rows)', async () => {
-    const newer = runOf([stepRunOf('s-1', 'Load leads', { state: 'failed', error: { message: 'File “leads.csv” is gone.', key: 'x' } })], { id: 'r-2', state: 'failed', created_at: '2026-11-20T11:00:00.000Z' });
-    const older = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 4, records_total: 4, percent: 100 })], { id: 'r-1', state: 'succeeded' });
+    const newer = runOf([stepRunOf('s-1', 'Load leads', { state: 'failed', error: { message: 'File “leads.csv” is gone.', key: 'x' } })], {
+      id: 'r-2',
+      state: 'failed',
+      created_at: '2026-11-20T11:00:00.000Z',
+    });
+    const older = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 4, records_total: 4, percent: 100 })], {
+      id: 'r-1',
+      state: 'succeeded',
+    });
     serve([newer, older]);
     renderApp({ route: '/workflows/w-1?run=r-1' });
     await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'succeeded'));
@@ -343,7 +421,13 @@ describe('the run panel', () => {
 
 describe('the run screens in Chinese', () => {
   it('say everything in Chinese on the Chinese editor', async () => {
-    const run = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 3, records_total: 3, percent: 100 }), stepRunOf('s-2', 'Keep big ones', { state: 'skipped' })], { state: 'failed' });
+    const run = runOf(
+      [
+        stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 3, records_total: 3, percent: 100 }),
+        stepRunOf('s-2', 'Keep big ones', { state: 'skipped' }),
+      ],
+      { state: 'failed' },
+    );
     serve([run]);
     server.use(accountIn('cn'));
     const { user } = renderApp({ route: '/cn/workflows/w-1' });
@@ -355,7 +439,8 @@ describe('the run screens in Chinese', () => {
     expect(within(within(panel).getByRole('group', { name: '运行控制' })).getByRole('button', { name: '重试' })).toBeInTheDocument();
     expect(within(panel).getByTestId('run-steps-done')).toHaveTextContent('已完成 2 / 2 个步骤');
     await selectStep('Load leads');
-    for (const name of ['运行到此步骤', '仅运行此步骤', '从此步骤开始运行', '用 100 条记录预览']) expect(await screen.findByRole('button', { name })).toBeEnabled();
+    for (const name of ['运行到此步骤', '仅运行此步骤', '从此步骤开始运行', '用 100 条记录预览'])
+      expect(await screen.findByRole('button', { name })).toBeEnabled();
     await user.click(within(panel).getByRole('tab', { name: '运行历史' }));
     expect(await within(panel).findByText('整个工作流')).toBeInTheDocument();
   });

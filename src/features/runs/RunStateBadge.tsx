@@ -12,8 +12,8 @@ export function recordsText(intl: IntlShape, stepRun: Pick<StepRun, 'records_don
   const done = deferred
     ? intl.formatMessage({ id: 'run.recordsDeferred' })
     : stepRun.records_total === null
-    ? intl.formatMessage({ id: 'run.recordsDone' }, { done: stepRun.records_done })
-    : intl.formatMessage({ id: 'run.records' }, { done: stepRun.records_done, total: stepRun.records_total });
+      ? intl.formatMessage({ id: 'run.recordsDone' }, { done: stepRun.records_done })
+      : intl.formatMessage({ id: 'run.records' }, { done: stepRun.records_done, total: stepRun.records_total });
   return stepRun.records_failed > 0 ? `${done} · ${intl.formatMessage({ id: 'run.recordsFailed' }, { failed: stepRun.records_failed })}` : done;
 }
 
@@ -39,11 +39,7 @@ export function NodeRunBadge({ stepRun }: { stepRun: StepRun }) {
   const title = [label, records, error].filter(Boolean).join(' · ');
   return (
     <Badge colorPalette={look.palette} variant="subtle" size="sm" mt="1" maxW="full" title={title} data-testid="step-run-state" data-state={stepRun.state}>
-      {stepRun.state === 'running' ? (
-        <ProgressRing percent={stepRun.percent} />
-      ) : (
-        <Icon as={look.icon} aria-hidden />
-      )}
+      {stepRun.state === 'running' ? <ProgressRing percent={stepRun.percent} /> : <Icon as={look.icon} aria-hidden />}
       <Text as="span" truncate>
         {stepRun.state === 'running' && stepRun.percent !== null ? `${label} ${intl.formatNumber(stepRun.percent / 100, { style: 'percent' })}` : label}
         {records && ` · ${records}`}

@@ -1,12 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type {
-  ComputeJobOut,
-  ProgressOut,
-  RunListOut,
-  StepRunComputeOut,
-  StepRunOut,
-  WorkflowRunOut,
-} from '../../../server/src/modules/runs/runs.schemas';
+import type { ComputeJobOut, ProgressOut, RunListOut, StepRunComputeOut, StepRunOut, WorkflowRunOut } from '../../../server/src/modules/runs/runs.schemas';
 import type { RunAction, RunMode, RunState, StepRunAction } from '../../../server/src/modules/runs/run-states';
 import { baseApi } from '../../services/baseApi';
 
@@ -32,7 +25,12 @@ export interface ExecuteArgs {
 }
 
 const runTags = (run: { id: string; workflow_id: string } | undefined) =>
-  run ? [{ type: 'WorkflowRun' as const, id: run.id }, { type: 'WorkflowRun' as const, id: `LIST:${run.workflow_id}` }] : [];
+  run
+    ? [
+        { type: 'WorkflowRun' as const, id: run.id },
+        { type: 'WorkflowRun' as const, id: `LIST:${run.workflow_id}` },
+      ]
+    : [];
 
 /**
  * A run answered by a start or a control call, as the run query holds it: without the call's own
@@ -70,7 +68,10 @@ export const runsApi = baseApi.injectEndpoints({
     }),
     listRuns: build.query<RunList, { workflowId: string; page?: number; pageSize?: number }>({
       query: ({ workflowId, page = 1, pageSize = 20 }) => ({ url: '/workflow-runs/', params: { workflow_id: workflowId, page, page_size: pageSize } }),
-      providesTags: (_r, _e, { workflowId }) => [{ type: 'WorkflowRun', id: `LIST:${workflowId}` }, { type: 'WorkflowRun', id: 'LIST' }],
+      providesTags: (_r, _e, { workflowId }) => [
+        { type: 'WorkflowRun', id: `LIST:${workflowId}` },
+        { type: 'WorkflowRun', id: 'LIST' },
+      ],
     }),
     controlRun: build.mutation<WorkflowRun, { runId: string; action: RunAction }>({
       query: ({ runId, action }) => ({ url: `/workflow-runs/${runId}/control`, method: 'POST', body: { action } }),
@@ -98,7 +99,10 @@ export const runsApi = baseApi.injectEndpoints({
     }),
     getStepRunDetails: build.query<StepRunDetails, string>({
       query: (id) => `/compute-jobs/step-runs/${id}/details`,
-      providesTags: (_r, _e, id) => [{ type: 'ComputeJob', id }, { type: 'StepRun', id }],
+      providesTags: (_r, _e, id) => [
+        { type: 'ComputeJob', id },
+        { type: 'StepRun', id },
+      ],
     }),
   }),
 });

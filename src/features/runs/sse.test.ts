@@ -2,7 +2,8 @@ import { createSseParser, readEventStream, type ServerSentEvent } from './sse';
 
 // The run's events arrive as text/event-stream over fetch, in pieces cut anywhere by the network.
 
-const stream = 'retry: 10\n\nid: 1\nevent: step_started\ndata: {"step_run_id":"sr-1"}\n\n: keep-alive\n\nid: 2\nevent: step_progress\ndata: {"done":50,\ndata: "total":100}\n\n';
+const stream =
+  'retry: 10\n\nid: 1\nevent: step_started\ndata: {"step_run_id":"sr-1"}\n\n: keep-alive\n\nid: 2\nevent: step_progress\ndata: {"done":50,\ndata: "total":100}\n\n';
 
 describe('the server-sent events parser', () => {
   it('gives the same events whatever the pieces are cut at: mid-line, mid-field, between CR and LF', () => {

@@ -137,7 +137,8 @@ export async function readEventStream(path: string, signal: AbortSignal, options
       const headers: Record<string, string> = { ...requestHeaders(), Accept: 'text/event-stream' };
       if (parser.lastEventId !== undefined) headers['Last-Event-ID'] = parser.lastEventId;
       const response = await fetchImpl(`${apiBaseUrl}${path}`, { headers, signal, cache: 'no-store' });
-      if (!response.ok || !response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`events: ${response.status}`);
+      if (!response.ok || !response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream'))
+        throw new Error(`events: ${response.status}`);
       await readEventBody(
         response.body,
         parser,

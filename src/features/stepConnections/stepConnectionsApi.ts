@@ -46,7 +46,10 @@ export const stepConnectionsApi = baseApi.injectEndpoints({
         }
       },
     }),
-    insertStepsByTags: build.mutation<InsertByTagsOut, { workflowId: string; tags: string[]; afterStepId?: string; position?: { x: number; y: number }; version?: number }>({
+    insertStepsByTags: build.mutation<
+      InsertByTagsOut,
+      { workflowId: string; tags: string[]; afterStepId?: string; position?: { x: number; y: number }; version?: number }
+    >({
       query: ({ workflowId, tags, afterStepId, position, version }) => ({
         url: `/workflows/${workflowId}/steps/insert-by-tags`,
         method: 'POST',

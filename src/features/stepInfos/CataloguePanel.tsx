@@ -18,7 +18,10 @@ function CostHint({ cost }: { cost: StepInfoOut['cost'] }) {
   if (cost.credits <= 0) return null;
   return (
     <Text textStyle="xs" color="fg.muted" data-testid="catalogue-cost">
-      {intl.formatMessage({ id: cost.per === 'record' ? 'billing.cost.perRecord' : 'billing.cost.perRun' }, { count: cost.credits, credits: formatFineCredits(intl, cost.credits) })}
+      {intl.formatMessage(
+        { id: cost.per === 'record' ? 'billing.cost.perRecord' : 'billing.cost.perRun' },
+        { count: cost.credits, credits: formatFineCredits(intl, cost.credits) },
+      )}
     </Text>
   );
 }
@@ -116,7 +119,9 @@ export function CataloguePanel({ onAdd }: { onAdd: (stepInfoId: string) => void 
           ))
         ) : (
           <Stack as="ul" gap="0.5" aria-label={intl.formatMessage({ id: 'catalogue.results' })}>
-            {data?.items.map((info) => <CatalogueItem key={info.id} info={info} onAdd={onAdd} showCost={showCost} />)}
+            {data?.items.map((info) => (
+              <CatalogueItem key={info.id} info={info} onAdd={onAdd} showCost={showCost} />
+            ))}
             {data && data.items.length === 0 && (
               <Text textStyle="sm" color="fg.muted" py="4" textAlign="center">
                 {intl.formatMessage({ id: 'catalogue.noMatches' })}

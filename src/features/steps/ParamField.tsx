@@ -1,15 +1,4 @@
-import {
-  Box,
-  CloseButton,
-  Field,
-  Flex,
-  HStack,
-  Input,
-  NativeSelect,
-  Switch,
-  Tag,
-  Textarea,
-} from '@chakra-ui/react';
+import { Box, CloseButton, Field, Flex, HStack, Input, NativeSelect, Switch, Tag, Textarea } from '@chakra-ui/react';
 import { memo, useId, useRef, useState, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
@@ -83,7 +72,7 @@ function TextWithReferences({ param, id, value, invalid, onChange, references }:
 
 function StringControl({ param, id, value, onChange, references }: ControlProps) {
   const listId = useId();
-  const columnList = param.type === 'column' ? references?.fields ?? [] : [];
+  const columnList = param.type === 'column' ? (references?.fields ?? []) : [];
   return (
     <>
       <Input
@@ -122,7 +111,16 @@ function NumberControl({ param, id, value, onChange }: ControlProps) {
 }
 
 function SecretControl({ id, value, onChange }: ControlProps) {
-  return <Input id={id} type="password" autoComplete="new-password" value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} data-param-type="secret" />;
+  return (
+    <Input
+      id={id}
+      type="password"
+      autoComplete="new-password"
+      value={String(value ?? '')}
+      onChange={(e) => onChange(e.target.value)}
+      data-param-type="secret"
+    />
+  );
 }
 
 function EnumControl({ param, id, value, onChange }: ControlProps) {
@@ -165,7 +163,10 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
   const [text, setText] = useState('');
   const items = Array.isArray(value) ? (value as string[]) : [];
   const add = () => {
-    const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+    const names = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (names.length) onChange([...items, ...names.filter((n) => !items.includes(n))]);
     setText('');
   };
@@ -179,12 +180,28 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
   };
   const fields = references?.fields ?? [];
   return (
-    <Flex wrap="wrap" gap="1.5" align="center" borderWidth="1px" borderColor="border" rounded="l2" px="2" py="1.5" w="full" _focusWithin={{ borderColor: 'colorPalette.focusRing', outline: '1px solid', outlineColor: 'colorPalette.focusRing' }} data-param-type="columns">
+    <Flex
+      wrap="wrap"
+      gap="1.5"
+      align="center"
+      borderWidth="1px"
+      borderColor="border"
+      rounded="l2"
+      px="2"
+      py="1.5"
+      w="full"
+      _focusWithin={{ borderColor: 'colorPalette.focusRing', outline: '1px solid', outlineColor: 'colorPalette.focusRing' }}
+      data-param-type="columns"
+    >
       {items.map((item) => (
         <Tag.Root key={item} size="md" variant="subtle" colorPalette="brand">
           <Tag.Label>{item}</Tag.Label>
           <Tag.EndElement>
-            <CloseButton size="2xs" aria-label={intl.formatMessage({ id: 'params.columns.remove' }, { name: item })} onClick={() => onChange(items.filter((i) => i !== item))} />
+            <CloseButton
+              size="2xs"
+              aria-label={intl.formatMessage({ id: 'params.columns.remove' }, { name: item })}
+              onClick={() => onChange(items.filter((i) => i !== item))}
+            />
           </Tag.EndElement>
         </Tag.Root>
       ))}

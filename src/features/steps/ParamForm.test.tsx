@@ -37,7 +37,15 @@ const everyType: ParamOut[] = [
 const fieldOf = (name: string) => document.querySelector(`[data-param="${name}"]`) as HTMLElement;
 
 /** The form with its draft held as the inspector holds it (here in plain state). */
-function FormWithDraft({ params, values, onSave }: { params: ParamOut[]; values: Record<string, unknown>; onSave: (changes: Record<string, unknown>) => void }) {
+function FormWithDraft({
+  params,
+  values,
+  onSave,
+}: {
+  params: ParamOut[];
+  values: Record<string, unknown>;
+  onSave: (changes: Record<string, unknown>) => void;
+}) {
   const [edits, setEdits] = useState<Record<string, unknown>>({});
   return (
     <ParamForm
@@ -74,7 +82,11 @@ describe('param form generated from a param schema', () => {
     expect(within(fieldOf('enabled')).getByRole('checkbox')).toBeChecked();
     const mode = screen.getByLabelText('mode label');
     expect(mode.tagName).toBe('SELECT');
-    expect(within(mode).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose…', 'Keep', 'Remove']);
+    expect(
+      within(mode)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Choose…', 'Keep', 'Remove']);
     expect(screen.getByLabelText('column label')).toHaveAttribute('data-param-type', 'column');
     expect(within(fieldOf('columns')).getByText('a')).toBeInTheDocument();
     expect(within(fieldOf('columns')).getByRole('button', { name: 'Remove b' })).toBeInTheDocument();
@@ -99,7 +111,10 @@ describe('param form generated from a param schema', () => {
   });
 
   it('checks values inline and sends only what changed', async () => {
-    const { user, onSave } = renderForm([p('title', 'string', { required: true }), p('count', 'number', { min: 1, max: 10, integer: true }), p('mapping', 'json'), p('columns', 'columns')], { title: 'x' });
+    const { user, onSave } = renderForm(
+      [p('title', 'string', { required: true }), p('count', 'number', { min: 1, max: 10, integer: true }), p('mapping', 'json'), p('columns', 'columns')],
+      { title: 'x' },
+    );
     await user.clear(screen.getByLabelText(/title label/));
     expect(await within(fieldOf('title')).findByText('This setting is required.')).toBeInTheDocument();
     await user.type(screen.getByLabelText(/title label/), 'Hello');
@@ -129,7 +144,7 @@ describe('param form generated from a param schema', () => {
     const { user, onSave } = renderForm([p('condition', 'expression', { required: true })], {});
     const field = screen.getByLabelText(/condition label/);
     await user.type(field, "country = = 'NL' ((");
-    expect(within(fieldOf('condition')).getByText("Unexpected “=” at position 11")).toBeInTheDocument();
+    expect(within(fieldOf('condition')).getByText('Unexpected “=” at position 11')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(onSave).not.toHaveBeenCalled();
     await user.clear(field);
@@ -153,13 +168,25 @@ const filterInfo: StepInfoOut = {
   customized: false,
 };
 
-const step: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'filter', name: 'Filter rows', param_inputs: { mode: 'keep' }, inputs: ['s-0'], position: { x: 0, y: 0 } };
+const step: StepOut = {
+  id: 's-1',
+  workflow_id: 'w-1',
+  step_type: 'filter',
+  name: 'Filter rows',
+  param_inputs: { mode: 'keep' },
+  inputs: ['s-0'],
+  position: { x: 0, y: 0 },
+};
 
 describe('step inspector', () => {
   beforeEach(() => {
     server.use(
       http.get(api('/workflows/w-1/steps/s-1/variable-fields'), () =>
-        HttpResponse.json({ variables: [{ name: 'limit', type: 'number', reference: '{{var.limit}}' }], fields: [{ name: 'city', reference: '{{field.city}}', from_step_id: 's-0' }], notes: [] }),
+        HttpResponse.json({
+          variables: [{ name: 'limit', type: 'number', reference: '{{var.limit}}' }],
+          fields: [{ name: 'city', reference: '{{field.city}}', from_step_id: 's-0' }],
+          notes: [],
+        }),
       ),
     );
   });

@@ -83,7 +83,15 @@ export function ParamForm({ params, values, edits, unsaved, references, serverEr
           <Alert.Root status="warning" size="sm" data-testid="params-missing">
             <Alert.Indicator />
             <Alert.Title>
-              {intl.formatMessage({ id: 'params.missing' }, { params: intl.formatList(missing.map((p) => p.label), { type: 'conjunction' }) })}
+              {intl.formatMessage(
+                { id: 'params.missing' },
+                {
+                  params: intl.formatList(
+                    missing.map((p) => p.label),
+                    { type: 'conjunction' },
+                  ),
+                },
+              )}
             </Alert.Title>
           </Alert.Root>
         )}
@@ -104,7 +112,19 @@ export function ParamForm({ params, values, edits, unsaved, references, serverEr
           </Text>
         )}
         {/* The status takes a line of its own above the buttons when there is something to say. */}
-        <Flex wrap="wrap" justify="flex-end" align="center" columnGap="2" rowGap="1.5" position="sticky" bottom="0" bg="bg.panel" py="3" borderTopWidth="1px" borderColor="border.muted">
+        <Flex
+          wrap="wrap"
+          justify="flex-end"
+          align="center"
+          columnGap="2"
+          rowGap="1.5"
+          position="sticky"
+          bottom="0"
+          bg="bg.panel"
+          py="3"
+          borderTopWidth="1px"
+          borderColor="border.muted"
+        >
           <HStack role="status" flexBasis={unsaved ? 'full' : '0'} gap="1.5" textStyle="xs" fontWeight="medium" color="blue.fg">
             {unsaved && (
               <>

@@ -16,7 +16,8 @@ const at = '2026-03-14T10:00:00.000Z';
 const storage = { used_bytes: 0, quota_bytes: 10 * 1024 ** 3, max_file_bytes: 5 * 1024 ** 3 };
 const file = (id: string, name: string, folder_id: string | null = null) =>
   ({ type: 'file', id, name, folder_id, size: 2048, content_type: 'text/csv', checksum_sha256: 'a'.repeat(64), created_at: at, updated_at: at }) as const;
-const folder = (id: string, name: string, parent_id: string | null = null) => ({ type: 'folder', id, name, parent_id, created_at: at, updated_at: at }) as const;
+const folder = (id: string, name: string, parent_id: string | null = null) =>
+  ({ type: 'folder', id, name, parent_id, created_at: at, updated_at: at }) as const;
 const contents = (self: ReturnType<typeof folder> | null, path: { id: string; name: string }[], items: FolderContentsOut['items']): FolderContentsOut => ({
   folder: self && { id: self.id, name: self.name, parent_id: self.parent_id, created_at: at, updated_at: at },
   path,

@@ -72,7 +72,12 @@ export function PickerControl({ type, field, param, id, value, invalid, onChange
             </Text>
           )}
         </Box>
-        <Button variant="outline" aria-haspopup="dialog" aria-label={t(text ? 'params.picker.changeLabel' : 'params.picker.choose', { label: param.label })} onClick={() => setOpen(true)}>
+        <Button
+          variant="outline"
+          aria-haspopup="dialog"
+          aria-label={t(text ? 'params.picker.changeLabel' : 'params.picker.choose', { label: param.label })}
+          onClick={() => setOpen(true)}
+        >
           {t(text ? 'params.picker.change' : 'params.choose')}
         </Button>
         {!param.required && text && <CloseButton variant="ghost" aria-label={t('params.picker.clear', { label: param.label })} onClick={() => onChange('')} />}

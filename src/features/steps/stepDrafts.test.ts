@@ -5,7 +5,15 @@ import { MAX_AGE_MS, MAX_DRAFTS, MAX_VALUE_CHARS, readDrafts, writeDrafts } from
 
 const condition: ParamOut = { name: 'condition', type: 'expression', label: 'Condition', help: '', required: true };
 const token: ParamOut = { name: 'token', type: 'secret', label: 'Token', help: '', required: false };
-const step: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'filter', name: 'Big ones', param_inputs: { condition: 'amount > 5' }, inputs: [], position: { x: 0, y: 0 } };
+const step: StepOut = {
+  id: 's-1',
+  workflow_id: 'w-1',
+  step_type: 'filter',
+  name: 'Big ones',
+  param_inputs: { condition: 'amount > 5' },
+  inputs: [],
+  position: { x: 0, y: 0 },
+};
 
 const NOW = Date.UTC(2026, 10, 23);
 const draft = (stepId: string, at: number, params: Record<string, unknown> = { condition: 'x' }): StepDraft => ({
@@ -28,11 +36,17 @@ describe('step drafts in memory', () => {
 
   it('after a save, keep only what was typed while it was on its way, measured against the new saved value', () => {
     const typed = edit(empty, condition, 'amount > 50');
-    const saved = stepDraftsReducer(typed, draftSaved({ workflowId: 'w-1', stepId: 's-1', params: { condition: 'amount > 50' }, values: { condition: 'amount > 50' } }));
+    const saved = stepDraftsReducer(
+      typed,
+      draftSaved({ workflowId: 'w-1', stepId: 's-1', params: { condition: 'amount > 50' }, values: { condition: 'amount > 50' } }),
+    );
     expect(saved.entries).toEqual({});
 
     const more = edit(typed, condition, 'amount > 500');
-    const after = stepDraftsReducer(more, draftSaved({ workflowId: 'w-1', stepId: 's-1', params: { condition: 'amount > 50' }, values: { condition: 'amount > 50' } }));
+    const after = stepDraftsReducer(
+      more,
+      draftSaved({ workflowId: 'w-1', stepId: 's-1', params: { condition: 'amount > 50' }, values: { condition: 'amount > 50' } }),
+    );
     const savedStep = { ...step, param_inputs: { condition: 'amount > 50' } };
     expect(draftStatus(after.entries['w-1/s-1'], savedStep, [condition])).toEqual({ unsaved: true, changedUnderneath: false });
   });

@@ -166,7 +166,12 @@ const stepDraftsSlice = createSlice({
     /** "Keep my changes" after the step changed underneath: the draft now builds on what is saved. */
     draftRebased: {
       prepare: (workflowId: string, step: StepOut) => ({
-        payload: { workflowId, stepId: step.id, prints: Object.fromEntries(Object.entries(step.param_inputs).map(([k, v]) => [k, fingerprint(v)])), name: step.name },
+        payload: {
+          workflowId,
+          stepId: step.id,
+          prints: Object.fromEntries(Object.entries(step.param_inputs).map(([k, v]) => [k, fingerprint(v)])),
+          name: step.name,
+        },
       }),
       reducer(state, { payload: p }: PayloadAction<{ workflowId: string; stepId: string; prints: Record<string, string>; name: string }>) {
         const draft = state.entries[draftKey(p.workflowId, p.stepId)];
@@ -185,8 +190,7 @@ const stepDraftsSlice = createSlice({
   },
 });
 
-export const { draftsLoaded, paramEdited, nameEdited, draftSaved, draftRebased, draftDiscarded, draftsOfStepsDropped } =
-  stepDraftsSlice.actions;
+export const { draftsLoaded, paramEdited, nameEdited, draftSaved, draftRebased, draftDiscarded, draftsOfStepsDropped } = stepDraftsSlice.actions;
 export const stepDraftsReducer = stepDraftsSlice.reducer;
 
 interface State {
@@ -206,7 +210,9 @@ export const selectDraftedStepIds = (state: State, workflowId: string): string =
     .join(' ');
 
 /** Some draft holds what a reload would lose (a secret, an oversized value). */
-export const selectDraftsAtRisk = createSelector([(state: State) => state.stepDrafts.entries], (entries) => Object.values(entries).some((d) => !fullyStorable(d)));
+export const selectDraftsAtRisk = createSelector([(state: State) => state.stepDrafts.entries], (entries) =>
+  Object.values(entries).some((d) => !fullyStorable(d)),
+);
 
 export interface DraftStatus {
   /** What the inspector shows differs from the saved step. */
@@ -222,8 +228,7 @@ export function draftStatus(draft: StepDraft | undefined, step: StepOut, params:
   const nameChanged = draft.name !== undefined && draft.name !== step.name;
   return {
     unsaved: changed.length > 0 || nameChanged,
-    changedUnderneath:
-      changed.some((p) => draft.base[p.name] !== fingerprint(step.param_inputs[p.name])) || (nameChanged && draft.baseName !== step.name),
+    changedUnderneath: changed.some((p) => draft.base[p.name] !== fingerprint(step.param_inputs[p.name])) || (nameChanged && draft.baseName !== step.name),
   };
 }
 

@@ -109,7 +109,9 @@ describe('billing page', () => {
     const leaveFor = jest.spyOn(browserNavigation, 'leaveFor').mockImplementation(() => undefined);
     server.use(
       ...billingHandlers(),
-      http.post(api('/payments/create-checkout-session'), () => HttpResponse.json({ id: 'pay-3', checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_1', mode: 'stripe' })),
+      http.post(api('/payments/create-checkout-session'), () =>
+        HttpResponse.json({ id: 'pay-3', checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_1', mode: 'stripe' }),
+      ),
     );
     const { user } = renderApp({ route: '/billing' });
     await user.click(await screen.findByRole('button', { name: 'Buy Starter' }));

@@ -78,9 +78,7 @@ export function BillingPage() {
         <Card.Body gap="2">
           <Flex align="center" gap="2" color="fg.muted">
             <LuCoins aria-hidden />
-            <Text fontWeight="medium">
-              {t('billing.balance')}
-            </Text>
+            <Text fontWeight="medium">{t('billing.balance')}</Text>
             {balance && !billingOn && <Badge>{t('billing.disabled.badge')}</Badge>}
           </Flex>
           {isLoading ? (

@@ -10,7 +10,15 @@ import type { CostEstimate } from './usageApi';
 // The editor's run controls say what a run would cost against the balance, before it starts.
 
 const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load leads', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
-const ask: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'ai_chat', name: 'Score leads', param_inputs: {}, inputs: ['s-1'], position: { x: 0, y: 140 } };
+const ask: StepOut = {
+  id: 's-2',
+  workflow_id: 'w-1',
+  step_type: 'ai_chat',
+  name: 'Score leads',
+  param_inputs: {},
+  inputs: ['s-1'],
+  position: { x: 0, y: 140 },
+};
 
 const estimate = (overrides: Partial<CostEstimate> = {}): CostEstimate => ({
   credits: 12.5,
@@ -33,7 +41,10 @@ function serve(answer: (query: URLSearchParams) => CostEstimate) {
     http.get(api('/workflows/w-1'), () => HttpResponse.json(workflowWith([load, ask]))),
     http.get(api('/workflow-step-infos'), () =>
       HttpResponse.json({
-        items: [info('import_csv', 'Import CSV', 'source', 0, 0), { ...info('ai_chat', 'Ask AI', 'enrich', 1, 1), cost: { per: 'record', credits: 0.05, note: '' } }],
+        items: [
+          info('import_csv', 'Import CSV', 'source', 0, 0),
+          { ...info('ai_chat', 'Ask AI', 'enrich', 1, 1), cost: { per: 'record', credits: 0.05, note: '' } },
+        ],
         total: 2,
         page: 1,
         page_size: 200,

@@ -19,14 +19,7 @@ export function CostEstimate({ compact = false, ...args }: CostEstimateArgs & { 
   const values = { count: data.credits, credits: formatCredits(intl, data.credits), balance: formatCredits(intl, data.balance) };
   const breakdown = data.lines.map((line) => `${line.step_name}: ${formatCredits(intl, line.credits)}`).join('\n');
   return (
-    <HStack
-      gap="1.5"
-      textStyle="xs"
-      color={data.enough ? 'fg.muted' : 'orange.fg'}
-      title={breakdown || undefined}
-      data-testid="cost-estimate"
-      flexShrink="0"
-    >
+    <HStack gap="1.5" textStyle="xs" color={data.enough ? 'fg.muted' : 'orange.fg'} title={breakdown || undefined} data-testid="cost-estimate" flexShrink="0">
       {data.enough ? <LuCoins aria-hidden /> : <LuTriangleAlert aria-hidden />}
       <Text as="span">{t(compact ? 'billing.estimate.short' : 'billing.estimate.text', values)}</Text>
       {!data.enough && (

@@ -24,7 +24,17 @@ function rangeOf(period: UsagePeriod, today = new Date()): { startDate: string; 
   return { startDate: isoDay(start), endDate: isoDay(today) };
 }
 
-function Toggle<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: { value: T; label: string }[]; onChange: (value: T) => void }) {
+function Toggle<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: { value: T; label: string }[];
+  onChange: (value: T) => void;
+}) {
   return (
     <ButtonGroup size="sm" variant="outline" attached role="group" aria-label={label}>
       {options.map((option) => (

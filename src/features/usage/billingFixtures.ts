@@ -62,7 +62,11 @@ export const payment: Payment = {
 const page = <T>(items: T[]) => ({ items, total: items.length, page: 1, page_size: 20 });
 
 /** Everything the billing page asks for; override single calls with server.use(...). */
-export function billingHandlers({ balance = balanceOf(), records = [usageRecord], payments = [payment] }: { balance?: Balance; records?: UsageRecord[]; payments?: Payment[] } = {}) {
+export function billingHandlers({
+  balance = balanceOf(),
+  records = [usageRecord],
+  payments = [payment],
+}: { balance?: Balance; records?: UsageRecord[]; payments?: Payment[] } = {}) {
   return [
     http.get(api('/balance/'), () => HttpResponse.json(balance)),
     http.get(api('/balance/usage-summary'), () => HttpResponse.json(usageSummary)),

@@ -129,16 +129,13 @@ export const usageApi = baseApi.injectEndpoints({
         params: defined({ step_id: stepId, mode, sample_size: sampleSize }),
       }),
       // The estimate follows the workflow (its steps) and the balance.
-      providesTags: (_r, _e, { workflowId }) => [{ type: 'Workflow', id: workflowId }, { type: 'Balance', id: 'ME' }],
+      providesTags: (_r, _e, { workflowId }) => [
+        { type: 'Workflow', id: workflowId },
+        { type: 'Balance', id: 'ME' },
+      ],
     }),
   }),
 });
 
-export const {
-  useGetBalanceQuery,
-  useListUsageRecordsQuery,
-  useGetUsageSummaryQuery,
-  useListLedgerEntriesQuery,
-  useGetPricesQuery,
-  useGetCostEstimateQuery,
-} = usageApi;
+export const { useGetBalanceQuery, useListUsageRecordsQuery, useGetUsageSummaryQuery, useListLedgerEntriesQuery, useGetPricesQuery, useGetCostEstimateQuery } =
+  usageApi;

@@ -58,7 +58,10 @@ describe('settings page: own AI model', () => {
       http.patch(api('/users/me/settings'), async ({ request }) => {
         const body = (await request.json()) as { ai_model: { base_url: string | null; model: string } | null };
         sent.push(body);
-        saved = { ...testSettings, ai_model: body.ai_model && { base_url: body.ai_model.base_url, model: body.ai_model.model, provider: 'openai-compatible', has_api_key: true } };
+        saved = {
+          ...testSettings,
+          ai_model: body.ai_model && { base_url: body.ai_model.base_url, model: body.ai_model.model, provider: 'openai-compatible', has_api_key: true },
+        };
         return HttpResponse.json({ ...saved, message: 'Settings saved.' });
       }),
     );

@@ -1,9 +1,4 @@
-import type {
-  Locale,
-  SettingsOut,
-  SettingsPatchIn,
-  UserOut,
-} from '../../../server/src/modules/users/users.schemas';
+import type { Locale, SettingsOut, SettingsPatchIn, UserOut } from '../../../server/src/modules/users/users.schemas';
 import { baseApi } from '../../services/baseApi';
 
 // The signed-in user's own account (spec §7 "Users").

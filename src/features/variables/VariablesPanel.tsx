@@ -61,65 +61,69 @@ function VariableForm({ initial, onDone, workflowId, write }: { initial: Variabl
   return (
     <Box asChild borderWidth="1px" borderColor="border" rounded="lg" p="3" bg="bg.subtle">
       <form onSubmit={submit} noValidate>
-      <Stack gap="3">
-        <Flex gap="2">
-          <Field.Root invalid={Boolean(error.name)} required flex="1">
-            <Field.Label textStyle="xs">{t('variables.name')}</Field.Label>
-            <Input size="sm" fontFamily="mono" value={name} onChange={(e) => setName(e.target.value)} autoFocus placeholder="threshold" />
-            {error.name && <Field.ErrorText>{error.name}</Field.ErrorText>}
+        <Stack gap="3">
+          <Flex gap="2">
+            <Field.Root invalid={Boolean(error.name)} required flex="1">
+              <Field.Label textStyle="xs">{t('variables.name')}</Field.Label>
+              <Input size="sm" fontFamily="mono" value={name} onChange={(e) => setName(e.target.value)} autoFocus placeholder="threshold" />
+              {error.name && <Field.ErrorText>{error.name}</Field.ErrorText>}
+            </Field.Root>
+            <Field.Root w="28">
+              <Field.Label textStyle="xs">{t('variables.type')}</Field.Label>
+              <NativeSelect.Root size="sm">
+                <NativeSelect.Field value={type} onChange={(e) => setType(e.target.value as VarType)}>
+                  {TYPES.map((ty) => (
+                    <option key={ty} value={ty}>
+                      {t(`variables.type.${ty}`)}
+                    </option>
+                  ))}
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+            </Field.Root>
+          </Flex>
+          {type === 'boolean' ? (
+            <Switch.Root checked={bool} onCheckedChange={(d) => setBool(d.checked)} size="sm" colorPalette="brand">
+              <Switch.HiddenInput />
+              <Switch.Control />
+              <Switch.Label>{t('variables.value')}</Switch.Label>
+            </Switch.Root>
+          ) : (
+            <Field.Root invalid={Boolean(error.value)}>
+              <Field.Label textStyle="xs">{t('variables.value')}</Field.Label>
+              {type === 'json' ? (
+                <Textarea size="sm" fontFamily="mono" rows={3} value={value} onChange={(e) => setValue(e.target.value)} />
+              ) : (
+                <Input
+                  size="sm"
+                  type={type === 'secret' ? 'password' : 'text'}
+                  autoComplete={type === 'secret' ? 'new-password' : 'off'}
+                  inputMode={type === 'number' ? 'decimal' : undefined}
+                  value={value}
+                  placeholder={type === 'secret' && initial?.has_value ? t('variables.secretKeep') : ''}
+                  onChange={(e) => setValue(e.target.value)}
+                />
+              )}
+              {error.value ? (
+                <Field.ErrorText>{error.value}</Field.ErrorText>
+              ) : type === 'secret' ? (
+                <Field.HelperText>{t('variables.secretHelp')}</Field.HelperText>
+              ) : null}
+            </Field.Root>
+          )}
+          <Field.Root>
+            <Field.Label textStyle="xs">{t('variables.description')}</Field.Label>
+            <Input size="sm" value={description} maxLength={2000} onChange={(e) => setDescription(e.target.value)} />
           </Field.Root>
-          <Field.Root w="28">
-            <Field.Label textStyle="xs">{t('variables.type')}</Field.Label>
-            <NativeSelect.Root size="sm">
-              <NativeSelect.Field value={type} onChange={(e) => setType(e.target.value as VarType)}>
-                {TYPES.map((ty) => (
-                  <option key={ty} value={ty}>
-                    {t(`variables.type.${ty}`)}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-          </Field.Root>
-        </Flex>
-        {type === 'boolean' ? (
-          <Switch.Root checked={bool} onCheckedChange={(d) => setBool(d.checked)} size="sm" colorPalette="brand">
-            <Switch.HiddenInput />
-            <Switch.Control />
-            <Switch.Label>{t('variables.value')}</Switch.Label>
-          </Switch.Root>
-        ) : (
-          <Field.Root invalid={Boolean(error.value)}>
-            <Field.Label textStyle="xs">{t('variables.value')}</Field.Label>
-            {type === 'json' ? (
-              <Textarea size="sm" fontFamily="mono" rows={3} value={value} onChange={(e) => setValue(e.target.value)} />
-            ) : (
-              <Input
-                size="sm"
-                type={type === 'secret' ? 'password' : 'text'}
-                autoComplete={type === 'secret' ? 'new-password' : 'off'}
-                inputMode={type === 'number' ? 'decimal' : undefined}
-                value={value}
-                placeholder={type === 'secret' && initial?.has_value ? t('variables.secretKeep') : ''}
-                onChange={(e) => setValue(e.target.value)}
-              />
-            )}
-            {error.value ? <Field.ErrorText>{error.value}</Field.ErrorText> : type === 'secret' ? <Field.HelperText>{t('variables.secretHelp')}</Field.HelperText> : null}
-          </Field.Root>
-        )}
-        <Field.Root>
-          <Field.Label textStyle="xs">{t('variables.description')}</Field.Label>
-          <Input size="sm" value={description} maxLength={2000} onChange={(e) => setDescription(e.target.value)} />
-        </Field.Root>
-        <HStack justify="flex-end">
-          <Button size="xs" variant="ghost" onClick={onDone}>
-            {t('common.cancel')}
-          </Button>
-          <Button size="xs" colorPalette="brand" type="submit" loading={creating || updating}>
-            {t(initial ? 'variables.save' : 'variables.add')}
-          </Button>
-        </HStack>
-      </Stack>
+          <HStack justify="flex-end">
+            <Button size="xs" variant="ghost" onClick={onDone}>
+              {t('common.cancel')}
+            </Button>
+            <Button size="xs" colorPalette="brand" type="submit" loading={creating || updating}>
+              {t(initial ? 'variables.save' : 'variables.add')}
+            </Button>
+          </HStack>
+        </Stack>
       </form>
     </Box>
   );

@@ -51,7 +51,11 @@ export const variablesApi = baseApi.injectEndpoints({
       },
     }),
     deleteVariable: build.mutation<MessageOut, { workflowId: string; variableId: string; version?: number }>({
-      query: ({ workflowId, variableId, version }) => ({ url: `/workflows/${workflowId}/variables/${variableId}`, method: 'DELETE', headers: ifMatch(version) }),
+      query: ({ workflowId, variableId, version }) => ({
+        url: `/workflows/${workflowId}/variables/${variableId}`,
+        method: 'DELETE',
+        headers: ifMatch(version),
+      }),
       invalidatesTags: (_r, _e, { workflowId }) => tags(workflowId),
     }),
     /** What a step may reference: variables and the columns of its input. */
@@ -59,14 +63,20 @@ export const variablesApi = baseApi.injectEndpoints({
       // A step the cached workflow no longer has (just undone or deleted, its settings still open
       // for a moment) references nothing: asking the server would only answer "Step not found".
       queryFn: async ({ workflowId, stepId }, api, _extra, baseQuery) => {
-        const workflow = workflowsApi.endpoints.getWorkflow.select(workflowId)(api.getState() as Parameters<ReturnType<typeof workflowsApi.endpoints.getWorkflow.select>>[0]).data;
+        const workflow = workflowsApi.endpoints.getWorkflow.select(workflowId)(
+          api.getState() as Parameters<ReturnType<typeof workflowsApi.endpoints.getWorkflow.select>>[0],
+        ).data;
         if (workflow && !workflow.steps.some((s) => s.id === stepId)) return { data: { variables: [], fields: [], notes: [] } satisfies VariableFields };
         const result = await baseQuery(`/workflows/${workflowId}/steps/${stepId}/variable-fields`);
         return result.error ? { error: result.error, meta: result.meta } : { data: result.data as VariableFields, meta: result.meta };
       },
-      providesTags: (_r, _e, { workflowId }) => [{ type: 'Variable', id: workflowId }, { type: 'Step', id: workflowId }],
+      providesTags: (_r, _e, { workflowId }) => [
+        { type: 'Variable', id: workflowId },
+        { type: 'Step', id: workflowId },
+      ],
     }),
   }),
 });
 
-export const { useListVariablesQuery, useCreateVariableMutation, useUpdateVariableMutation, useDeleteVariableMutation, useGetVariableFieldsQuery } = variablesApi;
+export const { useListVariablesQuery, useCreateVariableMutation, useUpdateVariableMutation, useDeleteVariableMutation, useGetVariableFieldsQuery } =
+  variablesApi;

@@ -34,7 +34,12 @@ describe('videos (admin)', () => {
       http.get(api('/videos/admin/all'), () => HttpResponse.json({ items: all, total: all.length, page: 1, page_size: 100 })),
       http.post(api('/videos/admin'), async ({ request }) => {
         created = await request.json();
-        all.push({ ...(created as Omit<AdminVideo, 'id' | 'created_at' | 'updated_at'>), id: 'v-2', created_at: '2026-11-24T08:00:00.000Z', updated_at: '2026-11-24T08:00:00.000Z' });
+        all.push({
+          ...(created as Omit<AdminVideo, 'id' | 'created_at' | 'updated_at'>),
+          id: 'v-2',
+          created_at: '2026-11-24T08:00:00.000Z',
+          updated_at: '2026-11-24T08:00:00.000Z',
+        });
         return HttpResponse.json({ ...all[1], message: 'Video added.' }, { status: 201 });
       }),
       http.delete(api('/videos/admin/v-1'), () => {

@@ -55,8 +55,12 @@ function VideoDialog({ video, open, onClose }: { video: AdminVideo | null; open:
       title: title.trim() ? null : 'admin.videos.title.required',
       url: isVideoUrl(url.trim()) ? null : 'admin.videos.url.invalid',
       thumbnailUrl: !thumbnailUrl.trim() || isVideoUrl(thumbnailUrl.trim()) ? null : 'admin.videos.url.invalid',
-      duration: duration.trim() && Number.isInteger(durationValue) && durationValue >= 0 && durationValue <= DURATION_MAX_SECONDS ? null : 'admin.videos.duration.invalid',
-      position: position.trim() && Number.isInteger(positionValue) && positionValue >= 0 && positionValue <= POSITION_MAX ? null : 'admin.videos.position.invalid',
+      duration:
+        duration.trim() && Number.isInteger(durationValue) && durationValue >= 0 && durationValue <= DURATION_MAX_SECONDS
+          ? null
+          : 'admin.videos.duration.invalid',
+      position:
+        position.trim() && Number.isInteger(positionValue) && positionValue >= 0 && positionValue <= POSITION_MAX ? null : 'admin.videos.position.invalid',
     });
     if (!valid) return;
     const body: VideoCreateIn = {
@@ -103,7 +107,14 @@ function VideoDialog({ video, open, onClose }: { video: AdminVideo | null; open:
     >
       <Stack gap="4">
         <TextField label={t('admin.videos.field.title')} name="title" size="md" maxLength={TITLE_MAX} value={title} {...field('title', setTitle)} />
-        <TextAreaField label={t('admin.videos.field.description')} name="description" rows={3} maxLength={DESCRIPTION_MAX} value={description} {...field('description', setDescription)} />
+        <TextAreaField
+          label={t('admin.videos.field.description')}
+          name="description"
+          rows={3}
+          maxLength={DESCRIPTION_MAX}
+          value={description}
+          {...field('description', setDescription)}
+        />
         <TextField
           label={t('admin.videos.field.url')}
           name="url"
@@ -113,10 +124,35 @@ function VideoDialog({ video, open, onClose }: { video: AdminVideo | null; open:
           value={url}
           {...field('url', setUrl)}
         />
-        <TextField label={t('admin.videos.field.thumbnailUrl')} name="thumbnail_url" size="md" maxLength={URL_MAX} value={thumbnailUrl} {...field('thumbnailUrl', setThumbnailUrl)} />
+        <TextField
+          label={t('admin.videos.field.thumbnailUrl')}
+          name="thumbnail_url"
+          size="md"
+          maxLength={URL_MAX}
+          value={thumbnailUrl}
+          {...field('thumbnailUrl', setThumbnailUrl)}
+        />
         <Flex gap="4" direction={{ base: 'column', sm: 'row' }}>
-          <TextField label={t('admin.videos.field.duration')} name="duration_seconds" type="number" min={0} max={DURATION_MAX_SECONDS} size="md" value={duration} {...field('duration', setDuration)} />
-          <TextField label={t('admin.videos.field.position')} name="position" type="number" min={0} max={POSITION_MAX} size="md" value={position} {...field('position', setPosition)} />
+          <TextField
+            label={t('admin.videos.field.duration')}
+            name="duration_seconds"
+            type="number"
+            min={0}
+            max={DURATION_MAX_SECONDS}
+            size="md"
+            value={duration}
+            {...field('duration', setDuration)}
+          />
+          <TextField
+            label={t('admin.videos.field.position')}
+            name="position"
+            type="number"
+            min={0}
+            max={POSITION_MAX}
+            size="md"
+            value={position}
+            {...field('position', setPosition)}
+          />
         </Flex>
         <Flex gap="4" direction={{ base: 'column', sm: 'row' }}>
           <SelectField
@@ -215,7 +251,12 @@ export function AdminVideosPage() {
                   </Table.Cell>
                   <Table.Cell textAlign="end">
                     <HStack gap="1" justify="flex-end">
-                      <IconButton size="xs" variant="ghost" aria-label={intl.formatMessage({ id: 'admin.videos.editNamed' }, { title: video.title })} onClick={() => setEditing(video)}>
+                      <IconButton
+                        size="xs"
+                        variant="ghost"
+                        aria-label={intl.formatMessage({ id: 'admin.videos.editNamed' }, { title: video.title })}
+                        onClick={() => setEditing(video)}
+                      >
                         <LuPencil />
                       </IconButton>
                       <IconButton

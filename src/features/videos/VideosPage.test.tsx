@@ -81,10 +81,7 @@ describe('videos page', () => {
   it('lists the Chinese tutorials on the Chinese page, in Chinese', async () => {
     const asked: URLSearchParams[] = [];
     serveVideos(
-      [
-        ...videos,
-        { ...videos[0], id: 'v-3', title: '创建第一个工作流', description: '新建工作流，添加“导入 CSV”和筛选步骤，并在文件上运行。', locale: 'cn' },
-      ],
+      [...videos, { ...videos[0], id: 'v-3', title: '创建第一个工作流', description: '新建工作流，添加“导入 CSV”和筛选步骤，并在文件上运行。', locale: 'cn' }],
       asked,
     );
     renderApp({ route: '/cn/videos' });

@@ -1,4 +1,24 @@
-import { AspectRatio, Badge, Box, Button, Card, Center, CloseButton, Dialog, EmptyState, Flex, Heading, HStack, Image, Link, Portal, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
+import {
+  AspectRatio,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Center,
+  CloseButton,
+  Dialog,
+  EmptyState,
+  Flex,
+  Heading,
+  HStack,
+  Image,
+  Link,
+  Portal,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuClock, LuExternalLink, LuPlay, LuTvMinimalPlay } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -50,7 +70,16 @@ function VideoPlayer({ video }: { video: Video }) {
 function VideoCard({ video, onPlay }: { video: Video; onPlay: (video: Video) => void }) {
   const intl = useIntl();
   return (
-    <Card.Root as="li" rounded="2xl" overflow="hidden" shadow="xs" borderColor="border.muted" _hover={{ shadow: 'md' }} transition="box-shadow 0.2s" aria-label={video.title}>
+    <Card.Root
+      as="li"
+      rounded="2xl"
+      overflow="hidden"
+      shadow="xs"
+      borderColor="border.muted"
+      _hover={{ shadow: 'md' }}
+      transition="box-shadow 0.2s"
+      aria-label={video.title}
+    >
       <Box
         as="button"
         position="relative"
@@ -63,7 +92,11 @@ function VideoCard({ video, onPlay }: { video: Video; onPlay: (video: Video) => 
       >
         <AspectRatio ratio={16 / 9} bg="bg.muted">
           {/* Without a thumbnail the play button alone marks the video. */}
-          {video.thumbnail_url ? <Image src={video.thumbnail_url} alt="" objectFit="cover" /> : <Box bgGradient="to-br" gradientFrom="brand.subtle" gradientTo="bg.muted" />}
+          {video.thumbnail_url ? (
+            <Image src={video.thumbnail_url} alt="" objectFit="cover" />
+          ) : (
+            <Box bgGradient="to-br" gradientFrom="brand.subtle" gradientTo="bg.muted" />
+          )}
         </AspectRatio>
         <Center position="absolute" inset="0">
           <Center boxSize="14" rounded="full" bg="blackAlpha.600" color="white" _groupHover={{ bg: 'brand.solid' }} transition="background 0.2s">

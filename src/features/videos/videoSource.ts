@@ -2,7 +2,8 @@
 // Vimeo page in the provider's embedded player (their pages cannot be played as files), and
 // anything else on the web only as a link (an unknown site's page would play in neither).
 
-export type VideoSource = { kind: 'file'; src: string } | { kind: 'embed'; src: string; provider: 'youtube' | 'vimeo' } | { kind: 'link'; href: string } | { kind: 'unplayable' };
+export type VideoSource =
+  { kind: 'file'; src: string } | { kind: 'embed'; src: string; provider: 'youtube' | 'vimeo' } | { kind: 'link'; href: string } | { kind: 'unplayable' };
 
 const FILE_EXTENSION = /\.(webm|mp4|m4v|ogv|ogg|mov)$/i;
 const YOUTUBE_ID = /^[\w-]{6,20}$/;

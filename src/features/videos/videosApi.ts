@@ -1,6 +1,16 @@
 import type { MessageOut } from '../../../server/src/http/common.schemas';
 import { baseApi } from '../../services/baseApi';
-import type { AdminVideoPage, AdminVideosListQuery, SavedVideo, VideoCategory, VideoCreateIn, VideoLocale, VideoPage, VideoPatchIn, VideoStatus } from './videosTypes';
+import type {
+  AdminVideoPage,
+  AdminVideosListQuery,
+  SavedVideo,
+  VideoCategory,
+  VideoCreateIn,
+  VideoLocale,
+  VideoPage,
+  VideoPatchIn,
+  VideoStatus,
+} from './videosTypes';
 
 // Spec area "Videos": the public tutorial list (no sign-in, no token) and the admins' management
 // of it. One 'Video' list tag: any admin change refreshes both lists.
@@ -10,7 +20,10 @@ const LIST = { type: 'Video' as const, id: 'LIST' };
 export const videosApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     listVideos: build.query<VideoPage, { page?: number; pageSize?: number; category?: VideoCategory; locale: VideoLocale }>({
-      query: ({ page = 1, pageSize = 50, category, locale }) => ({ url: '/videos/', params: { page, page_size: pageSize, locale, ...(category ? { category } : {}) } }),
+      query: ({ page = 1, pageSize = 50, category, locale }) => ({
+        url: '/videos/',
+        params: { page, page_size: pageSize, locale, ...(category ? { category } : {}) },
+      }),
       providesTags: [LIST],
     }),
     listAdminVideos: build.query<AdminVideoPage, { page?: number; pageSize?: number; category?: VideoCategory; locale?: VideoLocale; status?: VideoStatus }>({

@@ -10,7 +10,14 @@ import { useCreateWorkflowMutation } from './workflowsApi';
 
 /** Tags typed as "sales, weekly" become ["sales", "weekly"]: trimmed, no blanks, no repeats. */
 export function parseTags(text: string): string[] {
-  return [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** New workflow: name (required), description, tags; on success the editor opens on it. */
@@ -46,7 +53,15 @@ export function CreateWorkflowDialog({ open, onClose }: { open: boolean; onClose
   };
 
   return (
-    <FormDialog open={open} maxW="lg" title={t('workflows.create.title')} submitLabel={t('workflows.create.submit')} loading={isLoading} onSubmit={submit} onCancel={close}>
+    <FormDialog
+      open={open}
+      maxW="lg"
+      title={t('workflows.create.title')}
+      submitLabel={t('workflows.create.submit')}
+      loading={isLoading}
+      onSubmit={submit}
+      onCancel={close}
+    >
       <Stack gap="4">
         <Field.Root invalid={Boolean(nameError)} required>
           <Field.Label>

@@ -89,9 +89,14 @@ describe('workflows list', () => {
       http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })),
       http.post(api('/workflows'), async ({ request }) => {
         body = await request.json();
-        return HttpResponse.json({ ...summary('w-9', 'Leads'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false, message: 'Workflow created.' }, { status: 201 });
+        return HttpResponse.json(
+          { ...summary('w-9', 'Leads'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false, message: 'Workflow created.' },
+          { status: 201 },
+        );
       }),
-      http.get(api('/workflows/w-9'), () => HttpResponse.json({ ...summary('w-9', 'Leads'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false })),
+      http.get(api('/workflows/w-9'), () =>
+        HttpResponse.json({ ...summary('w-9', 'Leads'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false }),
+      ),
       http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 200, ranking: 'catalogue' })),
     );
     const { user } = renderApp({ route: '/workflows' });
@@ -130,16 +135,30 @@ describe('starting a workflow from a file', () => {
       http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })),
       http.post(api('/workflows'), async ({ request }) => {
         bodies.workflow = await request.json();
-        return HttpResponse.json({ ...summary('w-7', 'Import leads.csv'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false }, { status: 201 });
+        return HttpResponse.json(
+          { ...summary('w-7', 'Import leads.csv'), owner_id: 'u-1', steps: [], variables: [], can_undo: false, can_redo: false },
+          { status: 201 },
+        );
       }),
       http.post(api('/workflow-steps'), async ({ request }) => {
         bodies.step = await request.json();
         return HttpResponse.json(
-          { id: 's-1', workflow_id: 'w-7', step_type: 'import_csv', name: 'Import CSV', param_inputs: { file: 'f-1' }, inputs: [], position: { x: 0, y: 0 }, workflow_version: 2 },
+          {
+            id: 's-1',
+            workflow_id: 'w-7',
+            step_type: 'import_csv',
+            name: 'Import CSV',
+            param_inputs: { file: 'f-1' },
+            inputs: [],
+            position: { x: 0, y: 0 },
+            workflow_version: 2,
+          },
           { status: 201 },
         );
       }),
-      http.get(api('/workflows/w-7'), () => HttpResponse.json({ ...summary('w-7', 'Import leads.csv'), owner_id: 'u-1', steps: [], variables: [], can_undo: true, can_redo: false })),
+      http.get(api('/workflows/w-7'), () =>
+        HttpResponse.json({ ...summary('w-7', 'Import leads.csv'), owner_id: 'u-1', steps: [], variables: [], can_undo: true, can_redo: false }),
+      ),
       http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 200, ranking: 'catalogue' })),
     );
     const { user } = renderApp({ route: '/workflows?file_id=f-1&file_name=leads.csv' });
@@ -155,7 +174,9 @@ describe('starting a workflow from a file', () => {
   it('says plainly when no step can read the file', async () => {
     server.use(http.get(api('/workflows'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 24 })));
     renderApp({ route: '/workflows?file_id=f-2&file_name=photo.png' });
-    expect(await screen.findByText('Steps read CSV, TSV, JSON, JSON lines, Excel (.xlsx) and Parquet files; this file cannot be read by a step.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Steps read CSV, TSV, JSON, JSON lines, Excel (.xlsx) and Parquet files; this file cannot be read by a step.'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New workflow from this file' })).not.toBeInTheDocument();
   });
 });

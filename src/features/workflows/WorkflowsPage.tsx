@@ -67,11 +67,14 @@ const WorkflowCard = memo(function WorkflowCard({
             <Icon as={LuWorkflow} boxSize="5" aria-hidden />
           </Flex>
           <Stack gap="0.5" minW="0" flex="1">
-            <Card.Title as="h2" fontSize="md" lineClamp={1} css={{ '& a::after': { content: '""', position: 'absolute', inset: 0, borderRadius: 'inherit' }, '& a:focus-visible': { outline: 'none' } }}>
+            <Card.Title
+              as="h2"
+              fontSize="md"
+              lineClamp={1}
+              css={{ '& a::after': { content: '""', position: 'absolute', inset: 0, borderRadius: 'inherit' }, '& a:focus-visible': { outline: 'none' } }}
+            >
               {/* The whole card opens the editor; the action buttons sit above this link. */}
-              <LocaleLink to={`/workflows/${workflow.id}`}>
-                {workflow.name}
-              </LocaleLink>
+              <LocaleLink to={`/workflows/${workflow.id}`}>{workflow.name}</LocaleLink>
             </Card.Title>
             <Text textStyle="xs" color="fg.muted">
               <FormattedMessage id="workflows.updated" values={{ when: <RelativeTime value={workflow.updated_at} /> }} />
@@ -141,7 +144,13 @@ export function WorkflowsPage() {
   const [creating, setCreating] = useState(false);
   const [toDelete, setToDelete] = useState<WorkflowSummaryOut | null>(null);
   const q = useDebouncedValue(search.trim(), 300);
-  const { data, isLoading, isFetching } = useListWorkflowsQuery({ q: q || undefined, sort, order: sort === 'name' ? 'asc' : 'desc', page, page_size: PAGE_SIZE });
+  const { data, isLoading, isFetching } = useListWorkflowsQuery({
+    q: q || undefined,
+    sort,
+    order: sort === 'name' ? 'asc' : 'desc',
+    page,
+    page_size: PAGE_SIZE,
+  });
   const [deleteWorkflow, { isLoading: deleting }] = useDeleteWorkflowMutation();
   const [cloneWorkflow, { isLoading: cloningAny, originalArgs: cloneArgs }] = useCloneWorkflowMutation();
   const t = (id: string) => intl.formatMessage({ id });

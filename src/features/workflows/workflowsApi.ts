@@ -26,17 +26,13 @@ export interface PublicListArgs {
   q?: string;
 }
 
-const clean = <T extends object>(args: T) =>
-  Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
+const clean = <T extends object>(args: T) => Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
 
 export const workflowsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     listWorkflows: build.query<PageOf<WorkflowSummaryOut>, WorkflowListArgs>({
       query: (args) => ({ url: '/workflows', params: clean(args) }),
-      providesTags: (result) => [
-        { type: 'Workflow', id: 'LIST' },
-        ...(result?.items ?? []).map((w) => ({ type: 'Workflow' as const, id: w.id })),
-      ],
+      providesTags: (result) => [{ type: 'Workflow', id: 'LIST' }, ...(result?.items ?? []).map((w) => ({ type: 'Workflow' as const, id: w.id }))],
     }),
     listPublicWorkflows: build.query<PageOf<PublicWorkflow>, PublicListArgs>({
       query: (args) => ({ url: '/workflows/public', params: clean(args) }),
@@ -62,17 +58,28 @@ export const workflowsApi = baseApi.injectEndpoints({
     }),
     updateWorkflow: build.mutation<WorkflowOut, { id: string; version?: number; changes: Omit<WorkflowUpdateIn, 'version'> }>({
       query: ({ id, version, changes }) => ({ url: `/workflows/${id}`, method: 'PUT', body: changes, headers: ifMatch(version) }),
-      invalidatesTags: (_r, _e, { id }) => [{ type: 'Workflow', id }, { type: 'Workflow', id: 'LIST' }, { type: 'Commit', id }],
+      invalidatesTags: (_r, _e, { id }) => [
+        { type: 'Workflow', id },
+        { type: 'Workflow', id: 'LIST' },
+        { type: 'Commit', id },
+      ],
     }),
     // Delete and publish carry the version the person saw: if the workflow changed since (another
     // tab, an agent), the server answers 409 instead of deleting or publishing what they never saw.
     deleteWorkflow: build.mutation<MessageOut, { id: string; version?: number }>({
       query: ({ id, version }) => ({ url: `/workflows/${id}`, method: 'DELETE', headers: ifMatch(version) }),
-      invalidatesTags: [{ type: 'Workflow', id: 'LIST' }, { type: 'Workflow', id: 'PUBLIC' }],
+      invalidatesTags: [
+        { type: 'Workflow', id: 'LIST' },
+        { type: 'Workflow', id: 'PUBLIC' },
+      ],
     }),
     publishWorkflow: build.mutation<WorkflowOut, { id: string; published: boolean; version?: number }>({
       query: ({ id, published, version }) => ({ url: `/workflows/${id}/publish`, method: 'POST', params: { published }, headers: ifMatch(version) }),
-      invalidatesTags: (_r, _e, { id }) => [{ type: 'Workflow', id }, { type: 'Workflow', id: 'LIST' }, { type: 'Workflow', id: 'PUBLIC' }],
+      invalidatesTags: (_r, _e, { id }) => [
+        { type: 'Workflow', id },
+        { type: 'Workflow', id: 'LIST' },
+        { type: 'Workflow', id: 'PUBLIC' },
+      ],
       // The toolbar says at once whether the gallery's copy is current, before the refetch.
       async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
         try {

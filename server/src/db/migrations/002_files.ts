@@ -22,13 +22,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('folders_name_in_parent').on('folders').columns(['owner_id', 'parent_id', 'name']).unique().execute();
-  await db.schema
-    .createIndex('folders_name_at_root')
-    .on('folders')
-    .columns(['owner_id', 'name'])
-    .unique()
-    .where(sql.ref('parent_id'), 'is', null)
-    .execute();
+  await db.schema.createIndex('folders_name_at_root').on('folders').columns(['owner_id', 'name']).unique().where(sql.ref('parent_id'), 'is', null).execute();
   await db.schema.createIndex('folders_parent_id').on('folders').column('parent_id').execute();
 
   await db.schema
@@ -47,13 +41,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('files_name_in_folder').on('files').columns(['owner_id', 'folder_id', 'name']).unique().execute();
-  await db.schema
-    .createIndex('files_name_at_root')
-    .on('files')
-    .columns(['owner_id', 'name'])
-    .unique()
-    .where(sql.ref('folder_id'), 'is', null)
-    .execute();
+  await db.schema.createIndex('files_name_at_root').on('files').columns(['owner_id', 'name']).unique().where(sql.ref('folder_id'), 'is', null).execute();
   await db.schema.createIndex('files_folder_id').on('files').column('folder_id').execute();
   await db.schema.createIndex('files_status_updated').on('files').columns(['status', 'updated_at']).execute();
 

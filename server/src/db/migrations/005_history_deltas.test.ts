@@ -70,7 +70,14 @@ describe('migration 005: history as checkpoints and deltas', () => {
     const userId = randomUUID();
     await db
       .insertInto('users')
-      .values({ id: userId, email: 'legacy@example.com', name: 'Legacy', password_hash: await hashPassword('legacy password 1'), created_at: now, updated_at: now })
+      .values({
+        id: userId,
+        email: 'legacy@example.com',
+        name: 'Legacy',
+        password_hash: await hashPassword('legacy password 1'),
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
 
     let state: WorkflowSnapshot = { name: 'Legacy', description: '', tags: ['old'], steps: [], variables: [] };
@@ -124,10 +131,26 @@ describe('migration 005: history as checkpoints and deltas', () => {
     const { position: _p, ...stepColumns } = step;
     await db
       .insertInto('workflow_steps')
-      .values({ ...stepColumns, workflow_id: workflowId, param_inputs: JSON.stringify(step.param_inputs), inputs: '[]', position_x: 0, position_y: 0, created_at: now, updated_at: now })
+      .values({
+        ...stepColumns,
+        workflow_id: workflowId,
+        param_inputs: JSON.stringify(step.param_inputs),
+        inputs: '[]',
+        position_x: 0,
+        position_y: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
-    await db.insertInto('workflow_variables').values({ ...secret, value: sealedNow, workflow_id: workflowId, created_at: now, updated_at: now }).execute();
-    for (let i = 0; i < commits.length; i += 50) await db.insertInto('workflow_commits').values(commits.slice(i, i + 50)).execute();
+    await db
+      .insertInto('workflow_variables')
+      .values({ ...secret, value: sealedNow, workflow_id: workflowId, created_at: now, updated_at: now })
+      .execute();
+    for (let i = 0; i < commits.length; i += 50)
+      await db
+        .insertInto('workflow_commits')
+        .values(commits.slice(i, i + 50))
+        .execute();
   }
 
   const expected = (snapshot: WorkflowSnapshot) => ({
@@ -135,7 +158,15 @@ describe('migration 005: history as checkpoints and deltas', () => {
     description: snapshot.description,
     tags: snapshot.tags,
     steps: snapshot.steps.map((s) => ({ ...s, workflow_id: workflowId })),
-    variables: snapshot.variables.map((v) => ({ id: v.id, workflow_id: workflowId, name: v.name, type: v.type, description: v.description, value: null, has_value: v.value !== null })),
+    variables: snapshot.variables.map((v) => ({
+      id: v.id,
+      workflow_id: workflowId,
+      name: v.name,
+      type: v.type,
+      description: v.description,
+      value: null,
+      has_value: v.value !== null,
+    })),
   });
 
   it('keeps the state of every commit, without any secret text, and drops the old columns', async () => {

@@ -36,7 +36,10 @@ const PAGE = 50;
 async function convert(db: Kysely<Tables>): Promise<void> {
   await db.schema.alterTable('workflow_commits').addColumn('checkpoint', 'text').execute();
   await db.schema.alterTable('workflow_commits').addColumn('delta', 'text').execute();
-  await db.schema.alterTable('workflow_commits').addColumn('depth', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('workflow_commits')
+    .addColumn('depth', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('workflow_undo_entries')
@@ -109,7 +112,9 @@ async function moveStacks(db: Kysely<Tables>, workflowId: string): Promise<void>
     if (!ids.length) continue;
     // An id whose commit is gone was already ignored by undo/redo; it cannot become a row.
     const known = new Set(
-      (await db.selectFrom('workflow_commits').select('id').where('workflow_id', '=', workflowId).where('id', 'in', ids).execute()).map((r: { id: string }) => r.id),
+      (await db.selectFrom('workflow_commits').select('id').where('workflow_id', '=', workflowId).where('id', 'in', ids).execute()).map(
+        (r: { id: string }) => r.id,
+      ),
     );
     const rows = [];
     for (const id of ids) {

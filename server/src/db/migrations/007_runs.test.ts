@@ -29,7 +29,17 @@ describe('migration 007: runs, step runs, batches, datasets, compute jobs, run e
     const id = randomUUID();
     await db
       .insertInto('users')
-      .values({ id, email: `${id}@example.com`, name: 'Ada', password_hash: 'x', role: 'user', locale: 'en', theme: 'system', created_at: now, updated_at: now })
+      .values({
+        id,
+        email: `${id}@example.com`,
+        name: 'Ada',
+        password_hash: 'x',
+        role: 'user',
+        locale: 'en',
+        theme: 'system',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     return id;
   }
@@ -42,12 +52,34 @@ describe('migration 007: runs, step runs, batches, datasets, compute jobs, run e
     const runId = randomUUID();
     await db
       .insertInto('workflow_runs')
-      .values({ id: runId, workflow_id: workflowId, user_id: userId, workflow_version: 3, snapshot: '{}', mode: 'up_to', target_step_id: 's1', sample_size: 10, state: 'queued', created_at: now, updated_at: now })
+      .values({
+        id: runId,
+        workflow_id: workflowId,
+        user_id: userId,
+        workflow_version: 3,
+        snapshot: '{}',
+        mode: 'up_to',
+        target_step_id: 's1',
+        sample_size: 10,
+        state: 'queued',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const stepRunId = randomUUID();
     await loose()
       .insertInto('step_runs')
-      .values({ id: stepRunId, run_id: runId, step_id: 's1', step_type: 'ai_prompt', params_hash: 'p', cache_key: 'k', input_dataset_ids: '[]', created_at: now, updated_at: now })
+      .values({
+        id: stepRunId,
+        run_id: runId,
+        step_id: 's1',
+        step_type: 'ai_prompt',
+        params_hash: 'p',
+        cache_key: 'k',
+        input_dataset_ids: '[]',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await loose()
       .insertInto('step_run_batches')
@@ -58,7 +90,10 @@ describe('migration 007: runs, step runs, batches, datasets, compute jobs, run e
     const parentId = randomUUID();
     const datasetId = randomUUID();
     await loose().insertInto('datasets').values({ id: parentId, user_id: userId, name: 'upload', storage_key: 'a', created_at: now }).execute();
-    await loose().insertInto('datasets').values({ id: datasetId, user_id: userId, name: 'out', storage_key: 'b', step_run_id: stepRunId, created_at: now }).execute();
+    await loose()
+      .insertInto('datasets')
+      .values({ id: datasetId, user_id: userId, name: 'out', storage_key: 'b', step_run_id: stepRunId, created_at: now })
+      .execute();
     await db.insertInto('dataset_parents').values({ dataset_id: datasetId, parent_id: parentId }).execute();
     await db.updateTable('step_runs').set({ output_dataset_id: datasetId }).where('id', '=', stepRunId).execute();
     return { userId, workflowId, runId, stepRunId, datasetId, parentId };
@@ -77,25 +112,48 @@ describe('migration 007: runs, step runs, batches, datasets, compute jobs, run e
   });
 
   /** What the database answered an insert: 'accepted', or its error's message (whatever the error's class). */
-  const outcome = (insert: Promise<unknown>) => insert.then(() => 'accepted', (err: unknown) => String((err as { message?: unknown } | null)?.message ?? err));
+  const outcome = (insert: Promise<unknown>) =>
+    insert.then(
+      () => 'accepted',
+      (err: unknown) => String((err as { message?: unknown } | null)?.message ?? err),
+    );
 
   it('refuses a second batch with the same number, a second step run of a step, a second event number', async () => {
     const { runId, stepRunId } = await runWithEverything();
     expect(
-      await outcome(loose().insertInto('step_run_batches').values({ step_run_id: stepRunId, batch_no: 0, first_record: 0, record_count: 100, created_at: now, updated_at: now }).execute()),
+      await outcome(
+        loose()
+          .insertInto('step_run_batches')
+          .values({ step_run_id: stepRunId, batch_no: 0, first_record: 0, record_count: 100, created_at: now, updated_at: now })
+          .execute(),
+      ),
     ).toMatch(/unique|duplicate/i);
     expect(
       await outcome(
         loose()
           .insertInto('step_runs')
-          .values({ id: randomUUID(), run_id: runId, step_id: 's1', step_type: 'ai_prompt', params_hash: 'p', cache_key: 'k', created_at: now, updated_at: now })
+          .values({
+            id: randomUUID(),
+            run_id: runId,
+            step_id: 's1',
+            step_type: 'ai_prompt',
+            params_hash: 'p',
+            cache_key: 'k',
+            created_at: now,
+            updated_at: now,
+          })
           .execute(),
       ),
     ).toMatch(/unique|duplicate/i);
-    expect(await outcome(loose().insertInto('run_events').values({ id: randomUUID(), run_id: runId, seq: 1, type: 'x', created_at: now }).execute())).toMatch(/unique|duplicate/i);
+    expect(await outcome(loose().insertInto('run_events').values({ id: randomUUID(), run_id: runId, seq: 1, type: 'x', created_at: now }).execute())).toMatch(
+      /unique|duplicate/i,
+    );
 
     // The next numbers are fine.
-    await loose().insertInto('step_run_batches').values({ step_run_id: stepRunId, batch_no: 1, first_record: 100, record_count: 100, created_at: now, updated_at: now }).execute();
+    await loose()
+      .insertInto('step_run_batches')
+      .values({ step_run_id: stepRunId, batch_no: 1, first_record: 100, record_count: 100, created_at: now, updated_at: now })
+      .execute();
     await loose().insertInto('run_events').values({ id: randomUUID(), run_id: runId, seq: 2, type: 'x', created_at: now }).execute();
   });
 
@@ -111,7 +169,9 @@ describe('migration 007: runs, step runs, batches, datasets, compute jobs, run e
 
     const dataset = await db.selectFrom('datasets').selectAll().where('id', '=', datasetId).executeTakeFirstOrThrow();
     expect(dataset).toMatchObject({ user_id: userId, step_run_id: null, row_count: 0, bytes: 0, columns: '[]', expires_at: null });
-    expect(await db.selectFrom('dataset_parents').selectAll().where('dataset_id', '=', datasetId).execute()).toEqual([{ dataset_id: datasetId, parent_id: parentId }]);
+    expect(await db.selectFrom('dataset_parents').selectAll().where('dataset_id', '=', datasetId).execute()).toEqual([
+      { dataset_id: datasetId, parent_id: parentId },
+    ]);
   });
 
   it('deleting a dataset removes its lineage rows both ways; deleting the user removes the rest', async () => {
@@ -126,7 +186,11 @@ describe('migration 007: runs, step runs, batches, datasets, compute jobs, run e
 
   it('holds byte counts beyond 32 bits as numbers', async () => {
     const { datasetId } = await runWithEverything();
-    await db.updateTable('datasets').set({ bytes: 6 * 2 ** 40, row_count: 5_000_000_000 }).where('id', '=', datasetId).execute();
+    await db
+      .updateTable('datasets')
+      .set({ bytes: 6 * 2 ** 40, row_count: 5_000_000_000 })
+      .where('id', '=', datasetId)
+      .execute();
     const row = await db.selectFrom('datasets').select(['bytes', 'row_count']).where('id', '=', datasetId).executeTakeFirstOrThrow();
     expect(row).toEqual({ bytes: 6 * 2 ** 40, row_count: 5_000_000_000 });
   });

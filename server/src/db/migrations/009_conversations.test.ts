@@ -24,22 +24,47 @@ describe('migration 009: conversations and their messages', () => {
     const userId = randomUUID();
     await db
       .insertInto('users')
-      .values({ id: userId, email: `${userId}@example.com`, name: 'Ada', password_hash: 'x', role: 'user', locale: 'en', theme: 'system', created_at: now, updated_at: now })
+      .values({
+        id: userId,
+        email: `${userId}@example.com`,
+        name: 'Ada',
+        password_hash: 'x',
+        role: 'user',
+        locale: 'en',
+        theme: 'system',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const workflowId = randomUUID();
     await loose().insertInto('workflows').values({ id: workflowId, owner_id: userId, name: 'W', created_at: now, updated_at: now }).execute();
     const conversationId = randomUUID();
-    await loose().insertInto('conversations').values({ id: conversationId, user_id: userId, workflow_id: workflowId, created_at: now, updated_at: now }).execute();
+    await loose()
+      .insertInto('conversations')
+      .values({ id: conversationId, user_id: userId, workflow_id: workflowId, created_at: now, updated_at: now })
+      .execute();
     const messageId = randomUUID();
-    await loose().insertInto('conversation_messages').values({ id: messageId, conversation_id: conversationId, seq: 1, role: 'user', created_at: now }).execute();
+    await loose()
+      .insertInto('conversation_messages')
+      .values({ id: messageId, conversation_id: conversationId, seq: 1, role: 'user', created_at: now })
+      .execute();
     return { userId, workflowId, conversationId, messageId };
   }
 
-  const outcome = (insert: Promise<unknown>) => insert.then(() => 'accepted', (err: unknown) => String((err as { message?: unknown } | null)?.message ?? err));
+  const outcome = (insert: Promise<unknown>) =>
+    insert.then(
+      () => 'accepted',
+      (err: unknown) => String((err as { message?: unknown } | null)?.message ?? err),
+    );
 
   it('fills in the defaults', async () => {
     const { conversationId, messageId } = await conversationWithMessage();
-    expect(await db.selectFrom('conversations').selectAll().where('id', '=', conversationId).executeTakeFirstOrThrow()).toMatchObject({ title: '', agent: 'general', step_id: null, message_count: 0 });
+    expect(await db.selectFrom('conversations').selectAll().where('id', '=', conversationId).executeTakeFirstOrThrow()).toMatchObject({
+      title: '',
+      agent: 'general',
+      step_id: null,
+      message_count: 0,
+    });
     expect(await db.selectFrom('conversation_messages').selectAll().where('id', '=', messageId).executeTakeFirstOrThrow()).toMatchObject({
       content: '',
       parts: '[]',
@@ -51,10 +76,18 @@ describe('migration 009: conversations and their messages', () => {
 
   it('refuses a second message with the same number in a conversation', async () => {
     const { conversationId } = await conversationWithMessage();
-    expect(await outcome(loose().insertInto('conversation_messages').values({ id: randomUUID(), conversation_id: conversationId, seq: 1, role: 'assistant', created_at: now }).execute())).toMatch(
-      /unique|duplicate/i,
-    );
-    await loose().insertInto('conversation_messages').values({ id: randomUUID(), conversation_id: conversationId, seq: 2, role: 'assistant', created_at: now }).execute();
+    expect(
+      await outcome(
+        loose()
+          .insertInto('conversation_messages')
+          .values({ id: randomUUID(), conversation_id: conversationId, seq: 1, role: 'assistant', created_at: now })
+          .execute(),
+      ),
+    ).toMatch(/unique|duplicate/i);
+    await loose()
+      .insertInto('conversation_messages')
+      .values({ id: randomUUID(), conversation_id: conversationId, seq: 2, role: 'assistant', created_at: now })
+      .execute();
   });
 
   it('deleting the workflow deletes its conversations and their messages; deleting the user the rest', async () => {

@@ -25,8 +25,12 @@ const fromSql = (sql: string): Promise<DatasetMetadata> => datasets.write({ owne
 
 describe('DatasetComparer', () => {
   it('matches by a key whose name needs quoting and whose type changed, and compares lists and structs', async () => {
-    const before = await fromSql(`SELECT * FROM (VALUES (1, 'a', [1, 2], {'x': 1}), (2, 'b', NULL, {'x': 2}), (3, 'c', [3], NULL)) t("the ""id""", v, tags, info)`);
-    const after = await fromSql(`SELECT * FROM (VALUES ('1', 'a', [1, 2], {'x': 1}), ('2', 'b', NULL, {'x': 3}), ('3', 'c', [3, 4], NULL)) t("the ""id""", v, tags, info)`);
+    const before = await fromSql(
+      `SELECT * FROM (VALUES (1, 'a', [1, 2], {'x': 1}), (2, 'b', NULL, {'x': 2}), (3, 'c', [3], NULL)) t("the ""id""", v, tags, info)`,
+    );
+    const after = await fromSql(
+      `SELECT * FROM (VALUES ('1', 'a', [1, 2], {'x': 1}), ('2', 'b', NULL, {'x': 3}), ('3', 'c', [3, 4], NULL)) t("the ""id""", v, tags, info)`,
+    );
     const result = await datasets.compare(before, after, { key: 'the "id"' });
     expect(result.schema.typeChanged).toEqual([{ name: 'the "id"', before: 'INTEGER', after: 'VARCHAR' }]);
     expect(result.counts).toEqual({ added: 0, removed: 0, changed: 2, unchanged: 1 });
@@ -44,7 +48,12 @@ describe('DatasetComparer', () => {
     // By _id the two runs share no record.
     expect((await datasets.compare(base, rerun, { key: '_id' })).counts).toEqual({ added: 2, removed: 2, changed: 0, unchanged: 0 });
     // Records carried through keep their _id: a step that keeps it compares by it.
-    const carried = await datasets.write({ ownerId: owner, name: 'd', inputs: [base], source: { sql: ([input]) => `SELECT _id, k, n * 10 AS n FROM ${input}` } });
+    const carried = await datasets.write({
+      ownerId: owner,
+      name: 'd',
+      inputs: [base],
+      source: { sql: ([input]) => `SELECT _id, k, n * 10 AS n FROM ${input}` },
+    });
     const byId = await datasets.compare(base, carried, { key: '_id' });
     expect(byId.counts).toEqual({ added: 0, removed: 0, changed: 2, unchanged: 0 });
     expect(byId.items.map((i) => i.changes)).toEqual([[{ column: 'n', before: 1, after: 10 }], [{ column: 'n', before: 2, after: 20 }]]);
@@ -65,10 +74,18 @@ describe('DatasetComparer', () => {
       expect(err).toBeInstanceOf(InvalidRecordsQuery);
       return (err as InvalidRecordsQuery).issues.map(({ key, loc, values }) => ({ key, loc, values }));
     };
-    expect(await issues(datasets.compare(a, b, { key: 'nope' }))).toEqual([{ key: 'server.datasets.compareKeyMissing', loc: ['key'], values: { column: 'nope' } }]);
+    expect(await issues(datasets.compare(a, b, { key: 'nope' }))).toEqual([
+      { key: 'server.datasets.compareKeyMissing', loc: ['key'], values: { column: 'nope' } },
+    ]);
     // One repeat and one null: two records the key cannot tell apart.
-    expect(await issues(datasets.compare(a, b, { key: 'k' }))).toEqual([{ key: 'server.datasets.compareKeyNotUnique', loc: ['key'], values: { column: 'k', count: 2 } }]);
-    expect(await issues(datasets.compare(b, b, { key: 'k', pageSize: 201 }))).toEqual([{ key: 'server.datasets.badPageSize', loc: ['page_size'], values: { max: 200 } }]);
-    expect(await issues(datasets.compare(b, b, { key: 'k', page: 0 }))).toEqual([{ key: 'server.datasets.badPage', loc: ['page'], values: { max: 1_000_000 } }]);
+    expect(await issues(datasets.compare(a, b, { key: 'k' }))).toEqual([
+      { key: 'server.datasets.compareKeyNotUnique', loc: ['key'], values: { column: 'k', count: 2 } },
+    ]);
+    expect(await issues(datasets.compare(b, b, { key: 'k', pageSize: 201 }))).toEqual([
+      { key: 'server.datasets.badPageSize', loc: ['page_size'], values: { max: 200 } },
+    ]);
+    expect(await issues(datasets.compare(b, b, { key: 'k', page: 0 }))).toEqual([
+      { key: 'server.datasets.badPage', loc: ['page'], values: { max: 1_000_000 } },
+    ]);
   });
 });

@@ -92,7 +92,9 @@ export class DatasetComparer {
           const beforeKey = beforeColumns.find((c) => c.name === query.key);
           const afterKey = afterColumns.find((c) => c.name === query.key);
           if (typeof query.key !== 'string' || !beforeKey || !afterKey) {
-            throw new InvalidRecordsQuery([queryIssue('unknown_column', 'server.datasets.compareKeyMissing', ['key'], { column: String(query.key).slice(0, 200) })]);
+            throw new InvalidRecordsQuery([
+              queryIssue('unknown_column', 'server.datasets.compareKeyMissing', ['key'], { column: String(query.key).slice(0, 200) }),
+            ]);
           }
           const key = quoteIdent(query.key);
           const o = `old_side`;
@@ -104,7 +106,9 @@ export class DatasetComparer {
           for (const scan of [scanBefore, scanAfter]) {
             const [[repeated]] = (await run(connection, `SELECT count(*) - count(DISTINCT ${key}) FROM ${scan}`, [])).getRows() as [[bigint]];
             if (Number(repeated) > 0) {
-              throw new InvalidRecordsQuery([queryIssue('bad_value', 'server.datasets.compareKeyNotUnique', ['key'], { column: query.key, count: Number(repeated) })]);
+              throw new InvalidRecordsQuery([
+                queryIssue('bad_value', 'server.datasets.compareKeyNotUnique', ['key'], { column: query.key, count: Number(repeated) }),
+              ]);
             }
           }
 
@@ -141,7 +145,10 @@ export class DatasetComparer {
             `FROM ${o} FULL OUTER JOIN ${n} ON ${keyOf(o)} = ${keyOf(n)})`;
 
           const counts = { added: 0, removed: 0, changed: 0, unchanged: 0 };
-          for (const [status, count] of (await run(connection, `${joined} SELECT status, count(*) FROM joined GROUP BY status`, [])).getRows() as [RowStatus | 'unchanged', bigint][]) {
+          for (const [status, count] of (await run(connection, `${joined} SELECT status, count(*) FROM joined GROUP BY status`, [])).getRows() as [
+            RowStatus | 'unchanged',
+            bigint,
+          ][]) {
             counts[status] = Number(count);
           }
           const shown: RowStatus[] = show === 'all' ? ['added', 'removed', 'changed'] : [show];
@@ -150,7 +157,10 @@ export class DatasetComparer {
           if (offset >= total) return { schema, counts, items: [], total, page, pageSize };
 
           const statuses = shown.map((s) => `'${s}'`).join(', ');
-          const result = await run(connection, `${joined} SELECT * FROM joined WHERE status IN (${statuses}) ORDER BY sort_key LIMIT $1 OFFSET $2`, [BigInt(pageSize), BigInt(offset)]);
+          const result = await run(connection, `${joined} SELECT * FROM joined WHERE status IN (${statuses}) ORDER BY sort_key LIMIT $1 OFFSET $2`, [
+            BigInt(pageSize),
+            BigInt(offset),
+          ]);
           const names = result.columnNames();
           const types = result.columnTypes();
           const items = result.getRows().map((row): RowDifference => {
@@ -164,7 +174,9 @@ export class DatasetComparer {
             if (status === 'added') return { status, key: keyValue, changes: [], record: side(afterColumns, 'a') };
             if (status === 'removed') return { status, key: keyValue, changes: [], record: side(beforeColumns, 'b') };
             const changes = compared.flatMap((c, i) =>
-              row[names.indexOf(`d${i}`)] ? [{ column: c.name, before: value(`b${beforeColumns.findIndex((b) => b.name === c.name)}`), after: value(`a${afterColumns.indexOf(c)}`) }] : [],
+              row[names.indexOf(`d${i}`)]
+                ? [{ column: c.name, before: value(`b${beforeColumns.findIndex((b) => b.name === c.name)}`), after: value(`a${afterColumns.indexOf(c)}`) }]
+                : [],
             );
             return { status, key: keyValue, changes };
           });

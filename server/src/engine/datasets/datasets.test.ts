@@ -3,7 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../config/config';
 import { createStorage, type Storage } from '../../storage';
-import { Datasets, DatasetAlreadyStored, DatasetNotFound, DatasetReader, InvalidDatasetInput, InvalidRecordsQuery, RecordNotFound, type DatasetMetadata, type JsonRecord, type FilterOp, type RecordsQuery, type RowColumn, type RowColumnType } from '.';
+import {
+  Datasets,
+  DatasetAlreadyStored,
+  DatasetNotFound,
+  DatasetReader,
+  InvalidDatasetInput,
+  InvalidRecordsQuery,
+  RecordNotFound,
+  type DatasetMetadata,
+  type JsonRecord,
+  type FilterOp,
+  type RecordsQuery,
+  type RowColumn,
+  type RowColumnType,
+} from '.';
 
 // Real DuckDB over real Parquet files in a local storage folder, as `npm start` runs it.
 
@@ -64,18 +78,35 @@ const rows = [
   { name: '李雷', city: '北京', age: 28, score: null, active: true, born: '1996-07-04', seen: '2024-02-29T23:59:59+08:00', meta: { 城市: '北京' } },
   { name: 'Bob', city: null, age: null, score: 3, active: null, born: null, seen: null, meta: [1, 2] },
   { name: 'ärgerlich', city: 'Berlin', age: 41, score: 7.25, active: false, born: '1983-02-01', seen: '2024-03-01T08:30:00Z', meta: 'text' },
-  { name: "O'Brien \"quoted\" 100%_done", city: 'Dublin', age: 55, score: -1, active: true, born: '1969-01-01', seen: '1969-07-20T20:17:40Z', meta: 42 },
+  { name: 'O\'Brien "quoted" 100%_done', city: 'Dublin', age: 55, score: -1, active: true, born: '1969-01-01', seen: '1969-07-20T20:17:40Z', meta: 42 },
 ];
 
 describe('a dataset written from rows', () => {
   let people1: DatasetMetadata;
   beforeAll(async () => {
     // Two batches, as a per-record step hands them over.
-    people1 = await datasets.write({ ownerId: owner, name: 'People', source: { columns: people, batches: (async function* () { yield rows.slice(0, 4); yield rows.slice(4); })() } });
+    people1 = await datasets.write({
+      ownerId: owner,
+      name: 'People',
+      source: {
+        columns: people,
+        batches: (async function* () {
+          yield rows.slice(0, 4);
+          yield rows.slice(4);
+        })(),
+      },
+    });
   });
 
   it('is stored under its key with its columns, rows and bytes, and leaves no temporary file', async () => {
-    expect(people1).toMatchObject({ ownerId: owner, name: 'People', storageKey: `datasets/${owner}/${people1.id}.parquet`, rowCount: 6, stepRunId: null, parentIds: [] });
+    expect(people1).toMatchObject({
+      ownerId: owner,
+      name: 'People',
+      storageKey: `datasets/${owner}/${people1.id}.parquet`,
+      rowCount: 6,
+      stepRunId: null,
+      parentIds: [],
+    });
     expect(people1.columns).toEqual([
       { name: '_id', type: 'VARCHAR' },
       { name: 'name', type: 'VARCHAR' },
@@ -117,22 +148,33 @@ describe('a dataset written from rows', () => {
 
   it.each<[string, RecordsQuery['filters'], string[]]>([
     ['= on text', [{ column: 'city', op: '=', value: 'Berlin' }], ['ärgerlich']],
-    ['!= keeps nulls (null is different from Berlin)', [{ column: 'city', op: '!=', value: 'Berlin' }], ['Ada', 'Ärger', '李雷', 'Bob', "O'Brien \"quoted\" 100%_done"]],
+    [
+      '!= keeps nulls (null is different from Berlin)',
+      [{ column: 'city', op: '!=', value: 'Berlin' }],
+      ['Ada', 'Ärger', '李雷', 'Bob', 'O\'Brien "quoted" 100%_done'],
+    ],
     ['< on a number', [{ column: 'age', op: '<', value: 36 }], ['李雷']],
     ['<= with the number as text', [{ column: 'age', op: '<=', value: '36' }], ['Ada', '李雷']],
     ['> on a double', [{ column: 'score', op: '>', value: 7.25 }], ['Ada']],
     ['>= on a date', [{ column: 'born', op: '>=', value: '1983-02-01' }], ['Ärger', '李雷', 'ärgerlich']],
-    ['< on a timestamp with a zone', [{ column: 'seen', op: '<', value: '2024-02-29T16:00:00Z' }], ['Ada', '李雷', "O'Brien \"quoted\" 100%_done"]],
+    ['< on a timestamp with a zone', [{ column: 'seen', op: '<', value: '2024-02-29T16:00:00Z' }], ['Ada', '李雷', 'O\'Brien "quoted" 100%_done']],
     ['= on a boolean', [{ column: 'active', op: '=', value: false }], ['Ärger', 'ärgerlich']],
     ['contains ignores case, Unicode too', [{ column: 'name', op: 'contains', value: 'ÄRG' }], ['Ärger', 'ärgerlich']],
-    ['contains takes % and _ literally', [{ column: 'name', op: 'contains', value: '100%_' }], ["O'Brien \"quoted\" 100%_done"]],
-    ['contains with a lone %', [{ column: 'name', op: 'contains', value: '%' }], ["O'Brien \"quoted\" 100%_done"]],
+    ['contains takes % and _ literally', [{ column: 'name', op: 'contains', value: '100%_' }], ['O\'Brien "quoted" 100%_done']],
+    ['contains with a lone %', [{ column: 'name', op: 'contains', value: '%' }], ['O\'Brien "quoted" 100%_done']],
     ['starts_with', [{ column: 'city', op: 'starts_with', value: 'b' }], ['ärgerlich']],
     ['is_null', [{ column: 'age', op: 'is_null' }], ['Bob']],
-    ['is_not_null', [{ column: 'score', op: 'is_not_null' }], ['Ada', 'Ärger', 'Bob', 'ärgerlich', "O'Brien \"quoted\" 100%_done"]],
-    ['in', [{ column: 'city', op: 'in', value: ['北京', 'Dublin', 'Nowhere'] }], ['李雷', "O'Brien \"quoted\" 100%_done"]],
+    ['is_not_null', [{ column: 'score', op: 'is_not_null' }], ['Ada', 'Ärger', 'Bob', 'ärgerlich', 'O\'Brien "quoted" 100%_done']],
+    ['in', [{ column: 'city', op: 'in', value: ['北京', 'Dublin', 'Nowhere'] }], ['李雷', 'O\'Brien "quoted" 100%_done']],
     ['in on numbers', [{ column: 'age', op: 'in', value: [41, '28'] }], ['Ärger', '李雷', 'ärgerlich']],
-    ['all filters hold together', [{ column: 'age', op: '=', value: 41 }, { column: 'city', op: 'starts_with', value: 'M' }], ['Ärger']],
+    [
+      'all filters hold together',
+      [
+        { column: 'age', op: '=', value: 41 },
+        { column: 'city', op: 'starts_with', value: 'M' },
+      ],
+      ['Ärger'],
+    ],
   ])('filters: %s', async (_label, filters, expected) => {
     const page = await datasets.records(people1, { filters });
     expect(page.items.map((r) => r.name)).toEqual(expected);
@@ -140,10 +182,19 @@ describe('a dataset written from rows', () => {
   });
 
   it('sorts with nulls last either way and ties in the dataset order, across pages', async () => {
-    expect(await names({ sort: [{ column: 'age', direction: 'asc' }] })).toEqual(['李雷', 'Ada', 'Ärger', 'ärgerlich', "O'Brien \"quoted\" 100%_done", 'Bob']);
-    expect(await names({ sort: [{ column: 'age', direction: 'desc' }] })).toEqual(["O'Brien \"quoted\" 100%_done", 'Ärger', 'ärgerlich', 'Ada', '李雷', 'Bob']);
-    const paged = await allPages(people1, { sort: [{ column: 'score', direction: 'desc' }, { column: 'name', direction: 'asc' }] }, 4);
-    expect(paged.map((r) => r.name)).toEqual(['Ada', 'Ärger', 'ärgerlich', 'Bob', "O'Brien \"quoted\" 100%_done", '李雷']);
+    expect(await names({ sort: [{ column: 'age', direction: 'asc' }] })).toEqual(['李雷', 'Ada', 'Ärger', 'ärgerlich', 'O\'Brien "quoted" 100%_done', 'Bob']);
+    expect(await names({ sort: [{ column: 'age', direction: 'desc' }] })).toEqual(['O\'Brien "quoted" 100%_done', 'Ärger', 'ärgerlich', 'Ada', '李雷', 'Bob']);
+    const paged = await allPages(
+      people1,
+      {
+        sort: [
+          { column: 'score', direction: 'desc' },
+          { column: 'name', direction: 'asc' },
+        ],
+      },
+      4,
+    );
+    expect(paged.map((r) => r.name)).toEqual(['Ada', 'Ärger', 'ärgerlich', 'Bob', 'O\'Brien "quoted" 100%_done', '李雷']);
   });
 
   it('answers only the columns asked for, _id always first, and pages past the end are empty', async () => {
@@ -185,7 +236,12 @@ describe('a dataset written from rows', () => {
       { code: 'bad_value', key: 'server.datasets.badValue', loc: ['filters', 2, 'value'], values: { value: '2.5', column: 'age', type: 'BIGINT' } },
       { code: 'bad_value', key: 'server.datasets.badValue', loc: ['filters', 3, 'value'], values: { value: '2024-02-30', column: 'born', type: 'DATE' } },
       { code: 'bad_value', key: 'server.datasets.badValue', loc: ['filters', 4, 'value'], values: { value: 'yes', column: 'active', type: 'BOOLEAN' } },
-      { code: 'unsupported_operator', key: 'server.datasets.operatorNotSupported', loc: ['filters', 5, 'op'], values: { column: 'age', type: 'BIGINT', op: 'contains' } },
+      {
+        code: 'unsupported_operator',
+        key: 'server.datasets.operatorNotSupported',
+        loc: ['filters', 5, 'op'],
+        values: { column: 'age', type: 'BIGINT', op: 'contains' },
+      },
       { code: 'bad_value', key: 'server.datasets.badValue', loc: ['filters', 6, 'value'], values: { value: '7', column: 'city', type: 'VARCHAR' } },
       { code: 'out_of_range', key: 'server.datasets.inValues', loc: ['filters', 7, 'value'], values: { max: 100 } },
       { code: 'unsupported_operator', key: 'server.datasets.unknownOperator', loc: ['filters', 8, 'op'], values: { op: 'like' } },
@@ -193,20 +249,24 @@ describe('a dataset written from rows', () => {
   });
 
   it('bounds what a query may ask: list sizes, value lengths, pages', async () => {
-    expect(await queryError(datasets.records(people1, { filters: [{ column: 'city', op: 'in', value: Array.from({ length: 101 }, (_, i) => `c${i}`) }] }))).toMatchObject([
-      { code: 'out_of_range', loc: ['filters', 0, 'value'] },
-    ]);
+    expect(
+      await queryError(datasets.records(people1, { filters: [{ column: 'city', op: 'in', value: Array.from({ length: 101 }, (_, i) => `c${i}`) }] })),
+    ).toMatchObject([{ code: 'out_of_range', loc: ['filters', 0, 'value'] }]);
     expect(await queryError(datasets.records(people1, { filters: [{ column: 'city', op: 'contains', value: 'x'.repeat(1001) }] }))).toMatchObject([
       { code: 'out_of_range', loc: ['filters', 0, 'value'] },
     ]);
     expect(await queryError(datasets.records(people1, { page: 0 }))).toMatchObject([{ loc: ['page'] }]);
     expect(await queryError(datasets.records(people1, { page: 1.5 }))).toMatchObject([{ loc: ['page'] }]);
-    expect(await queryError(datasets.records(people1, { filters: Array.from({ length: 21 }, () => ({ column: 'age', op: 'is_null' as const })) }))).toMatchObject([{ loc: ['filters'] }]);
+    expect(
+      await queryError(datasets.records(people1, { filters: Array.from({ length: 21 }, () => ({ column: 'age', op: 'is_null' as const })) })),
+    ).toMatchObject([{ loc: ['filters'] }]);
   });
 
   it('locates problems under where the route read the query', async () => {
     const err = (await datasets.records(people1, { columns: ['nope'] }).catch((e: unknown) => e)) as InvalidRecordsQuery;
-    expect(err.at(['query']).problems).toEqual([{ code: 'unknown_column', key: 'server.datasets.unknownColumn', loc: ['query', 'columns', 0], values: { column: 'nope' } }]);
+    expect(err.at(['query']).problems).toEqual([
+      { code: 'unknown_column', key: 'server.datasets.unknownColumn', loc: ['query', 'columns', 0], values: { column: 'nope' } },
+    ]);
   });
 
   it('finds one record by its _id, and says when there is none', async () => {
@@ -227,11 +287,23 @@ describe('a dataset written from rows', () => {
     await expect(bad).rejects.toMatchObject({ messageKey: 'server.datasets.invalidRowValue', values: { row: 2, column: 'age', type: 'BIGINT' } });
     expect(await storage.head(`datasets/${owner}/a1a1a1a1-0000-4000-8000-000000000001.parquet`)).toBeNull();
     expect(fs.readdirSync(path.join(dir, 'tmp', 'datasets'))).toEqual([]);
-    await expect(datasets.write({ ownerId: owner, name: 'Bad', source: { columns: [{ name: 'x', type: fromOutside<RowColumnType>('TEXT') }], batches: [] } })).rejects.toMatchObject({
+    await expect(
+      datasets.write({ ownerId: owner, name: 'Bad', source: { columns: [{ name: 'x', type: fromOutside<RowColumnType>('TEXT') }], batches: [] } }),
+    ).rejects.toMatchObject({
       messageKey: 'server.datasets.invalidColumnType',
     });
     await expect(
-      datasets.write({ ownerId: owner, name: 'Bad', source: { columns: [{ name: 'x', type: 'VARCHAR' }, { name: 'x', type: 'BIGINT' }], batches: [] } }),
+      datasets.write({
+        ownerId: owner,
+        name: 'Bad',
+        source: {
+          columns: [
+            { name: 'x', type: 'VARCHAR' },
+            { name: 'x', type: 'BIGINT' },
+          ],
+          batches: [],
+        },
+      }),
     ).rejects.toMatchObject({ messageKey: 'server.datasets.duplicateColumn' });
   });
 
@@ -249,10 +321,15 @@ describe('a dataset written from rows', () => {
       inputs: [people1],
       source: { sql: ([input]) => `SELECT _id, name, age * 2 AS double_age FROM ${input} WHERE age >= $1 ORDER BY age DESC`, params: [36] },
     });
-    expect(derived).toMatchObject({ parentIds: [people1.id], stepRunId: 'run-1', rowCount: 4, columns: [{ name: '_id' }, { name: 'name' }, { name: 'double_age', type: 'BIGINT' }] });
+    expect(derived).toMatchObject({
+      parentIds: [people1.id],
+      stepRunId: 'run-1',
+      rowCount: 4,
+      columns: [{ name: '_id' }, { name: 'name' }, { name: 'double_age', type: 'BIGINT' }],
+    });
     const before = new Map((await datasets.records(people1, {})).items.map((r) => [r._id, r.name]));
     const after = (await datasets.records(derived, {})).items;
-    expect(after.map((r) => r.name)).toEqual(["O'Brien \"quoted\" 100%_done", 'Ärger', 'ärgerlich', 'Ada']);
+    expect(after.map((r) => r.name)).toEqual(['O\'Brien "quoted" 100%_done', 'Ärger', 'ärgerlich', 'Ada']);
     for (const r of after) expect(before.get(r._id)).toBe(r.name);
   });
 
@@ -336,8 +413,19 @@ it('turns every kind of DuckDB value into JSON-safe output', async () => {
   // Nested and binary columns can only be tested for null.
   expect(await queryError(datasets.records(all, { filters: [{ column: 'l', op: '=', value: '[1]' }] }))).toMatchObject([{ code: 'unsupported_operator' }]);
   expect((await datasets.records(all, { filters: [{ column: 'b', op: 'is_not_null' }] })).total).toBe(1);
-  expect((await datasets.records(all, { filters: [{ column: 'dec', op: '=', value: '12.5' }, { column: 'u', op: 'starts_with', value: '8B7E' }] })).total).toBe(1);
-  expect(await queryError(datasets.records(all, { filters: [{ column: 'tiny', op: '=', value: 300 }] }))).toMatchObject([{ code: 'bad_value', values: { type: 'TINYINT' } }]);
+  expect(
+    (
+      await datasets.records(all, {
+        filters: [
+          { column: 'dec', op: '=', value: '12.5' },
+          { column: 'u', op: 'starts_with', value: '8B7E' },
+        ],
+      })
+    ).total,
+  ).toBe(1);
+  expect(await queryError(datasets.records(all, { filters: [{ column: 'tiny', op: '=', value: 300 }] }))).toMatchObject([
+    { code: 'bad_value', values: { type: 'TINYINT' } },
+  ]);
   expect(await queryError(datasets.records(all, { filters: [{ column: 'dec', op: '=', value: '1e40' }] }))).toMatchObject([{ code: 'bad_value' }]);
 });
 
@@ -364,7 +452,19 @@ describe('hostile column names and values', () => {
       filters: [{ column: 'a"b', op: 'starts_with', value: 'a"b 1' }],
       sort: [{ column: "it's", direction: 'desc' }],
     });
-    expect(items.map((r) => r['"; DROP TABLE x; --'])).toEqual(['"; DROP TABLE x; -- 19', '"; DROP TABLE x; -- 18', '"; DROP TABLE x; -- 17', '"; DROP TABLE x; -- 16', '"; DROP TABLE x; -- 15', '"; DROP TABLE x; -- 14', '"; DROP TABLE x; -- 13', '"; DROP TABLE x; -- 12', '"; DROP TABLE x; -- 11', '"; DROP TABLE x; -- 10', '"; DROP TABLE x; -- 1']);
+    expect(items.map((r) => r['"; DROP TABLE x; --'])).toEqual([
+      '"; DROP TABLE x; -- 19',
+      '"; DROP TABLE x; -- 18',
+      '"; DROP TABLE x; -- 17',
+      '"; DROP TABLE x; -- 16',
+      '"; DROP TABLE x; -- 15',
+      '"; DROP TABLE x; -- 14',
+      '"; DROP TABLE x; -- 13',
+      '"; DROP TABLE x; -- 12',
+      '"; DROP TABLE x; -- 11',
+      '"; DROP TABLE x; -- 10',
+      '"; DROP TABLE x; -- 1',
+    ]);
     expect(Object.getPrototypeOf(items[0])).toBe(Object.prototype);
     expect(Object.keys(items[0])).toEqual(['_id', '"; DROP TABLE x; --', '__proto__']);
   });
@@ -376,21 +476,32 @@ describe('hostile column names and values', () => {
 
   it('takes injection attempts in values literally and in names as unknown columns', async () => {
     for (const value of [`' OR '1'='1`, `'; DROP TABLE t; --`, `"); SELECT 1; --`, `\\' OR 1=1`]) {
-      const page = await datasets.records(ds, { filters: [{ column: "it's", op: '=', value }, { column: 'a"b', op: 'contains', value }] });
+      const page = await datasets.records(ds, {
+        filters: [
+          { column: "it's", op: '=', value },
+          { column: 'a"b', op: 'contains', value },
+        ],
+      });
       expect(page.total).toBe(value === `'; DROP TABLE t; --` ? 1 : 0);
     }
     expect(await queryError(datasets.records(ds, { columns: ['"a""b"'], sort: [{ column: '1; DROP TABLE t', direction: 'asc' }] }))).toMatchObject([
       { code: 'unknown_column', values: { column: '"a""b"' } },
       { code: 'unknown_column', values: { column: '1; DROP TABLE t' } },
     ]);
-    expect(await queryError(datasets.records(ds, { sort: [{ column: 'a"b', direction: fromOutside<'asc'>('desc; DROP TABLE t') }] }))).toMatchObject([{ code: 'bad_value', loc: ['sort', 0, 'direction'] }]);
+    expect(await queryError(datasets.records(ds, { sort: [{ column: 'a"b', direction: fromOutside<'asc'>('desc; DROP TABLE t') }] }))).toMatchObject([
+      { code: 'bad_value', loc: ['sort', 0, 'direction'] },
+    ]);
     // Still all there.
     expect((await datasets.describe(ds)).rowCount).toBe(30);
   });
 
   it('cannot reach files outside its own folders, whatever SQL a step writes', async () => {
-    await expect(datasets.write({ ownerId: owner, name: 'Sneaky', source: { sql: () => `SELECT * FROM read_csv('/etc/passwd')` } })).rejects.toThrow(/Permission Error/);
-    await expect(datasets.write({ ownerId: owner, name: 'Sneaky', source: { sql: () => `SELECT 1 AS x; COPY (SELECT 1) TO '/tmp/stepwise-escape.csv'` } })).rejects.toThrow();
+    await expect(datasets.write({ ownerId: owner, name: 'Sneaky', source: { sql: () => `SELECT * FROM read_csv('/etc/passwd')` } })).rejects.toThrow(
+      /Permission Error/,
+    );
+    await expect(
+      datasets.write({ ownerId: owner, name: 'Sneaky', source: { sql: () => `SELECT 1 AS x; COPY (SELECT 1) TO '/tmp/stepwise-escape.csv'` } }),
+    ).rejects.toThrow();
     expect(fs.existsSync('/tmp/stepwise-escape.csv')).toBe(false);
   });
 });

@@ -11,7 +11,19 @@ import { DatasetReader, type DatasetDescription, type RecordsPage } from './read
 import type { JsonRecord } from './json-values';
 import type { RecordsQuery } from './records-query';
 import { DatasetWriter, runBound, type WriteDataset } from './writer';
-import { bareInputs, compose, isStableType, recipeRelation, resolveLeaves, storedRelation, withRecordIds, type DatasetRecipe, type RecipeLeaf, type RecipeParam, type Relation } from './recipe';
+import {
+  bareInputs,
+  compose,
+  isStableType,
+  recipeRelation,
+  resolveLeaves,
+  storedRelation,
+  withRecordIds,
+  type DatasetRecipe,
+  type RecipeLeaf,
+  type RecipeParam,
+  type Relation,
+} from './recipe';
 import { typeName } from './records-query';
 import { InvalidDatasetInput } from './errors';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -48,7 +60,12 @@ export class Datasets {
     const allowed = [config.cacheDir, writeDir, ...(storage.localPath ? [storage.localPath('datasets')] : [])];
     this.pool =
       options.pool ??
-      new DuckDBPool({ memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads, tempDirectory: path.join(config.tempDir, 'duckdb'), allowedDirectories: allowed });
+      new DuckDBPool({
+        memoryLimit: config.duckdbMemoryLimit,
+        threads: config.duckdbThreads,
+        tempDirectory: path.join(config.tempDir, 'duckdb'),
+        allowedDirectories: allowed,
+      });
     this.files = new ParquetFiles({ storage, cacheDir: config.cacheDir, maxBytes: config.cacheMaxBytes, log });
     this.reader = new DatasetReader(this.pool, this.files, { orderedCopyMinRows: options.orderedCopyMinRows, log });
     this.writer = new DatasetWriter(this.pool, this.files, storage, { tempDir: writeDir });
@@ -118,7 +135,12 @@ export class Datasets {
    * (DuckDB prepares the query). Null when the snapshot could differ from the recipe (a column type
    * Parquet changes): the caller writes it instead.
    */
-  async recipeFor(request: { datasetId: string; inputs: readonly Relation[]; select: (tables: readonly string[]) => string; params?: readonly RecipeParam[] }): Promise<DatasetRecipe | null> {
+  async recipeFor(request: {
+    datasetId: string;
+    inputs: readonly Relation[];
+    select: (tables: readonly string[]) => string;
+    params?: readonly RecipeParam[];
+  }): Promise<DatasetRecipe | null> {
     const own = request.params ?? [];
     const relation = compose(request.inputs, request.select, own);
     const bareIn = bareInputs(request.inputs);
@@ -140,10 +162,24 @@ export class Datasets {
         const bareFound = bare ? await describeQuery(connection, `SELECT * FROM (${resolveLeaves(bare.sql, paths)})`, bare.params).catch(() => null) : null;
         const same = (a: DatasetColumn[], b: DatasetColumn[]) => a.length === b.length && a.every((c, i) => c.name === b[i].name && c.type === b[i].type);
         if (bare && bareFound && same(bareFound, found)) {
-          return { version: 1 as const, sql: withRecordIds(`(${bare.sql})`, [...seen], request.datasetId), params: bare.params, leaves: relation.leaves, columns, ...(hasIds ? {} : { bare: { sql: bare.sql, params: bare.params } }) };
+          return {
+            version: 1 as const,
+            sql: withRecordIds(`(${bare.sql})`, [...seen], request.datasetId),
+            params: bare.params,
+            leaves: relation.leaves,
+            columns,
+            ...(hasIds ? {} : { bare: { sql: bare.sql, params: bare.params } }),
+          };
         }
         const sql = withRecordIds(`(${relation.sql})`, [...seen], request.datasetId);
-        const passedOn = bare && bareFound && hasIds && same(bareFound, found.filter((c) => c.name !== RECORD_ID));
+        const passedOn =
+          bare &&
+          bareFound &&
+          hasIds &&
+          same(
+            bareFound,
+            found.filter((c) => c.name !== RECORD_ID),
+          );
         const bareOut = passedOn ? { sql: bare.sql, params: bare.params } : hasIds ? undefined : { sql: relation.sql, params: relation.params };
         return { version: 1 as const, sql, params: relation.params, leaves: relation.leaves, columns, ...(bareOut ? { bare: bareOut } : {}) };
       }),
@@ -175,7 +211,8 @@ async function describeQuery(connection: DuckDBConnection, sql: string, params: 
   const prepared = await connection.prepare(sql);
   try {
     const undecided = prepared.columnCount === 1 && prepared.columnName(0) === 'unknown';
-    if (!params.length || !undecided) return Array.from({ length: prepared.columnCount }, (_, i) => ({ name: prepared.columnName(i), type: typeName(prepared.columnType(i)) }));
+    if (!params.length || !undecided)
+      return Array.from({ length: prepared.columnCount }, (_, i) => ({ name: prepared.columnName(i), type: typeName(prepared.columnType(i)) }));
   } finally {
     prepared.destroySync();
   }

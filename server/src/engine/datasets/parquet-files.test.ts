@@ -126,7 +126,11 @@ describe('datasets on S3', () => {
       expect((await writer.records(meta, { page: 3, pageSize: 10 })).items.map((r) => r.n)).toEqual(Array.from({ length: 10 }, (_, i) => 20 + i));
       expect(gets).toEqual([]);
 
-      const answers = await Promise.all([other.describe(meta), other.records(meta, { filters: [{ column: 'label', op: '=', value: 'row 1999' }] }), other.record(meta, `${meta.id.slice(0, 24)}000000000007`)]);
+      const answers = await Promise.all([
+        other.describe(meta),
+        other.records(meta, { filters: [{ column: 'label', op: '=', value: 'row 1999' }] }),
+        other.record(meta, `${meta.id.slice(0, 24)}000000000007`),
+      ]);
       expect(answers[0]).toEqual({ columns: meta.columns, rowCount: 2000, bytes: meta.bytes });
       expect(answers[1].items).toMatchObject([{ n: 1999 }]);
       expect(answers[2]).toMatchObject({ n: 7, label: 'row 7' });

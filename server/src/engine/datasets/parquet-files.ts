@@ -193,7 +193,9 @@ export class ParquetFiles {
       if (entry.holds > 0) continue;
       this.entries.delete(name);
       this.bytes -= entry.bytes;
-      fs.promises.rm(entry.file, { force: true }).catch((err: unknown) => this.options.log?.warn({ err, file: entry.file }, 'could not remove a cached dataset file'));
+      fs.promises
+        .rm(entry.file, { force: true })
+        .catch((err: unknown) => this.options.log?.warn({ err, file: entry.file }, 'could not remove a cached dataset file'));
     }
   }
 

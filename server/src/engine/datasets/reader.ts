@@ -188,7 +188,10 @@ export class DatasetReader {
   private async pageByRowNumber(connection: DuckDBConnection, file: string, shape: Shape, q: CheckedQuery): Promise<Page> {
     if (q.offset >= shape.rowCount) return { items: [], total: shape.rowCount };
     const from = BigInt(q.offset);
-    const items = await this.rows(connection, `SELECT ${q.select} FROM ${parquetScan(file)} WHERE ${ROW_NUMBER} >= $1 AND ${ROW_NUMBER} < $2`, [from, from + BigInt(q.pageSize)]);
+    const items = await this.rows(connection, `SELECT ${q.select} FROM ${parquetScan(file)} WHERE ${ROW_NUMBER} >= $1 AND ${ROW_NUMBER} < $2`, [
+      from,
+      from + BigInt(q.pageSize),
+    ]);
     return { items, total: shape.rowCount };
   }
 
@@ -278,7 +281,11 @@ export class DatasetReader {
     // most one page long.
     const first = rowNumbers[0];
     const last = rowNumbers[rowNumbers.length - 1];
-    return this.rows(connection, `SELECT ${select} FROM ${scan} WHERE ${ROW_NUMBER} BETWEEN ${first} AND ${last} AND ${ROW_NUMBER} IN (${rowNumbers.join(', ')})`, []);
+    return this.rows(
+      connection,
+      `SELECT ${select} FROM ${scan} WHERE ${ROW_NUMBER} BETWEEN ${first} AND ${last} AND ${ROW_NUMBER} IN (${rowNumbers.join(', ')})`,
+      [],
+    );
   }
 
   private async rows(connection: DuckDBConnection, sql: string, params: (string | bigint)[]): Promise<JsonRecord[]> {

@@ -29,12 +29,19 @@ async function runChain(defer: boolean, ids: string[]): Promise<DatasetMetadata[
   return out;
 }
 
-const materialize = (meta: DatasetMetadata) => datasets.writeRelation({ ownerId: owner, name: meta.name, datasetId: meta.id, relation: recipeRelation(meta.recipe!), idsUnique: true });
+const materialize = (meta: DatasetMetadata) =>
+  datasets.writeRelation({ ownerId: owner, name: meta.name, datasetId: meta.id, relation: recipeRelation(meta.recipe!), idsUnique: true });
 
 describe('deferred SQL chains', () => {
   it('write nothing, then materialize to the same records, ids and columns as written steps', async () => {
-    const written = await runChain(false, chain.map(() => randomUUID()));
-    const deferred = await runChain(true, chain.map(() => randomUUID()));
+    const written = await runChain(
+      false,
+      chain.map(() => randomUUID()),
+    );
+    const deferred = await runChain(
+      true,
+      chain.map(() => randomUUID()),
+    );
     expect(deferred.every((d) => d.recipe && d.rowCount === 0)).toBe(true);
     // Each deferred step's recipe reads only People's snapshot: the chain is one query.
     expect(deferred.map((d) => d.recipe!.leaves.map((l) => l.datasetId))).toEqual(chain.map(() => [people.id]));
@@ -55,7 +62,16 @@ describe('deferred SQL chains', () => {
     ];
     const run = async (defer: boolean) => {
       let input = people;
-      for (const [stepType, params] of weird) input = await runSqlStep(datasets, { runner: runner(stepType), inputs: [input], params, ownerId: owner, name: stepType, datasetId: randomUUID(), defer });
+      for (const [stepType, params] of weird)
+        input = await runSqlStep(datasets, {
+          runner: runner(stepType),
+          inputs: [input],
+          params,
+          ownerId: owner,
+          name: stepType,
+          datasetId: randomUUID(),
+          defer,
+        });
       return input;
     };
     const written = await run(false);
@@ -65,9 +81,25 @@ describe('deferred SQL chains', () => {
   });
 
   it('a step that can repeat records (a union with itself) is written at once, over the deferred input', async () => {
-    const filtered = await runSqlStep(datasets, { runner: runner('filter'), inputs: [people], params: chain[0][1], ownerId: owner, name: 'f', datasetId: randomUUID(), defer: true });
+    const filtered = await runSqlStep(datasets, {
+      runner: runner('filter'),
+      inputs: [people],
+      params: chain[0][1],
+      ownerId: owner,
+      name: 'f',
+      datasetId: randomUUID(),
+      defer: true,
+    });
     expect(filtered.recipe).toBeTruthy();
-    const union = await runSqlStep(datasets, { runner: runner('union'), inputs: [filtered, filtered], params: {}, ownerId: owner, name: 'u', datasetId: randomUUID(), defer: true });
+    const union = await runSqlStep(datasets, {
+      runner: runner('union'),
+      inputs: [filtered, filtered],
+      params: {},
+      ownerId: owner,
+      name: 'u',
+      datasetId: randomUUID(),
+      defer: true,
+    });
     expect(union.recipe ?? null).toBeNull();
     const rows = await rowsOf(union);
     expect(rows).toHaveLength(2 * people.rowCount);
@@ -77,6 +109,8 @@ describe('deferred SQL chains', () => {
 
 describe('shiftParams', () => {
   it('moves $n outside quotes only', () => {
-    expect(shiftParams(`SELECT $1, '$1', "$2", $12 FROM t WHERE a = 'it''s $3' AND "b""$4" = $2`, 3)).toBe(`SELECT $4, '$1', "$2", $15 FROM t WHERE a = 'it''s $3' AND "b""$4" = $5`);
+    expect(shiftParams(`SELECT $1, '$1', "$2", $12 FROM t WHERE a = 'it''s $3' AND "b""$4" = $2`, 3)).toBe(
+      `SELECT $4, '$1', "$2", $15 FROM t WHERE a = 'it''s $3' AND "b""$4" = $5`,
+    );
   });
 });

@@ -65,7 +65,12 @@ export function storedRelation(dataset: { id: string; storageKey: string }): Rel
 
 /** The relation of a deferred dataset: its recipe as a subquery. */
 export function recipeRelation(recipe: DatasetRecipe): Relation {
-  return { sql: `(${recipe.sql})`, params: recipe.params, leaves: recipe.leaves, ...(recipe.bare ? { bare: { sql: `(${recipe.bare.sql})`, params: recipe.bare.params } } : {}) };
+  return {
+    sql: `(${recipe.sql})`,
+    params: recipe.params,
+    leaves: recipe.leaves,
+    ...(recipe.bare ? { bare: { sql: `(${recipe.bare.sql})`, params: recipe.bare.params } } : {}),
+  };
 }
 
 /** The inputs' bare relations (see Relation.bare), when every input has one. */

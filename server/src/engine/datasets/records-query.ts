@@ -149,15 +149,15 @@ function valueText(family: Family, type: DuckDBType, value: unknown): string | n
       return typeof value === 'string' && uuidText.test(value) ? value.toLowerCase() : null;
     case 'date': {
       const m = typeof value === 'string' ? dateText.exec(value) : null;
-      return m && realDate(m[1], m[2], m[3]) ? value as string : null;
+      return m && realDate(m[1], m[2], m[3]) ? (value as string) : null;
     }
     case 'timestamp': {
       const m = typeof value === 'string' ? timestampText.exec(value) : null;
-      return m && realDate(m[1], m[2], m[3]) && realTime(m[4], m[5], m[6]) ? value as string : null;
+      return m && realDate(m[1], m[2], m[3]) && realTime(m[4], m[5], m[6]) ? (value as string) : null;
     }
     case 'time': {
       const m = typeof value === 'string' ? timeText.exec(value) : null;
-      return m && realTime(m[1], m[2], m[3]) ? value as string : null;
+      return m && realTime(m[1], m[2], m[3]) ? (value as string) : null;
     }
     default:
       return null;
@@ -171,7 +171,7 @@ const caseless = (text: string) => text.toLowerCase() === text && text.toUpperCa
 
 /** A value shown in a message: short, one line. */
 const shown = (value: unknown) => {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 };
 
@@ -202,7 +202,8 @@ export function checkRecordsQuery(columns: readonly ColumnShape[], query: Record
   // Columns: `_id` first, each asked-for column once, in the order asked.
   const selected: string[] = [RECORD_ID];
   const asked = query.columns ?? [];
-  if (asked.length > RECORDS_LIMITS.maxColumns) issues.push(queryIssue('out_of_range', 'server.datasets.tooMany', ['columns'], { max: RECORDS_LIMITS.maxColumns }));
+  if (asked.length > RECORDS_LIMITS.maxColumns)
+    issues.push(queryIssue('out_of_range', 'server.datasets.tooMany', ['columns'], { max: RECORDS_LIMITS.maxColumns }));
   else if (!asked.length) selected.push(...columns.map((c) => c.name).filter((name) => name !== RECORD_ID));
   else
     asked.forEach((name, i) => {
@@ -212,12 +213,14 @@ export function checkRecordsQuery(columns: readonly ColumnShape[], query: Record
 
   const sort: RecordsSort[] = [];
   const sortKeys = query.sort ?? [];
-  if (sortKeys.length > RECORDS_LIMITS.maxSortKeys) issues.push(queryIssue('out_of_range', 'server.datasets.tooMany', ['sort'], { max: RECORDS_LIMITS.maxSortKeys }));
+  if (sortKeys.length > RECORDS_LIMITS.maxSortKeys)
+    issues.push(queryIssue('out_of_range', 'server.datasets.tooMany', ['sort'], { max: RECORDS_LIMITS.maxSortKeys }));
   else
     sortKeys.forEach((key, i) => {
       const found = column(key?.column, ['sort', i, 'column']);
       const direction = key?.direction ?? 'asc';
-      if (direction !== 'asc' && direction !== 'desc') issues.push(queryIssue('bad_value', 'server.datasets.badDirection', ['sort', i, 'direction'], { value: shown(direction) }));
+      if (direction !== 'asc' && direction !== 'desc')
+        issues.push(queryIssue('bad_value', 'server.datasets.badDirection', ['sort', i, 'direction'], { value: shown(direction) }));
       else if (found) sort.push({ column: found.name, direction });
     });
 
@@ -229,7 +232,8 @@ export function checkRecordsQuery(columns: readonly ColumnShape[], query: Record
     return `$${whereParams.length}`;
   };
   const filters = query.filters ?? [];
-  if (filters.length > RECORDS_LIMITS.maxFilters) issues.push(queryIssue('out_of_range', 'server.datasets.tooMany', ['filters'], { max: RECORDS_LIMITS.maxFilters }));
+  if (filters.length > RECORDS_LIMITS.maxFilters)
+    issues.push(queryIssue('out_of_range', 'server.datasets.tooMany', ['filters'], { max: RECORDS_LIMITS.maxFilters }));
   else
     filters.forEach((filter, i) => {
       const found = column(filter?.column, ['filters', i, 'column']);
@@ -248,7 +252,13 @@ export function checkRecordsQuery(columns: readonly ColumnShape[], query: Record
       const family = familyOf(found.type);
       const textual = family === 'text' || family === 'enum' || family === 'uuid';
       if (family === 'other' || ((op === 'contains' || op === 'starts_with') && !textual)) {
-        issues.push(queryIssue('unsupported_operator', 'server.datasets.operatorNotSupported', ['filters', i, 'op'], { column: found.name, type: typeName(found.type), op }));
+        issues.push(
+          queryIssue('unsupported_operator', 'server.datasets.operatorNotSupported', ['filters', i, 'op'], {
+            column: found.name,
+            type: typeName(found.type),
+            op,
+          }),
+        );
         return;
       }
       // One value checked and turned into the text DuckDB casts; null when it does not fit.
@@ -258,7 +268,8 @@ export function checkRecordsQuery(columns: readonly ColumnShape[], query: Record
           return null;
         }
         const text = op === 'contains' || op === 'starts_with' ? (typeof value === 'string' ? value : null) : valueText(family, found.type, value);
-        if (text === null) issues.push(queryIssue('bad_value', 'server.datasets.badValue', loc, { value: shown(value), column: found.name, type: typeName(found.type) }));
+        if (text === null)
+          issues.push(queryIssue('bad_value', 'server.datasets.badValue', loc, { value: shown(value), column: found.name, type: typeName(found.type) }));
         return text;
       };
       // Enums and UUIDs compare as their text; other scalars in their own type.

@@ -352,7 +352,11 @@ function duckValue(value: unknown, column: RowColumn, row: number): DuckDBValue 
     case 'TIMESTAMPTZ': {
       // A text without a zone is read as UTC, never as this machine's local time.
       const ms =
-        value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(hasZone.test(value) || dateOnly.test(value) ? value : `${value}Z`) : NaN;
+        value instanceof Date
+          ? value.getTime()
+          : typeof value === 'string'
+            ? Date.parse(hasZone.test(value) || dateOnly.test(value) ? value : `${value}Z`)
+            : NaN;
       if (!Number.isFinite(ms)) throw wrong();
       const micros = BigInt(ms) * MICROS_PER_MS;
       return column.type === 'TIMESTAMP' ? timestampValue(micros) : timestampTZValue(micros);

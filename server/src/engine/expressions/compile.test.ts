@@ -31,7 +31,13 @@ describe('compileExpression', () => {
   });
 
   it('binds {{var.NAME}} as a parameter, once per variable, numbered from firstParam', () => {
-    expect(compile("amount > {{var.threshold}} AND amount < {{var.threshold}} * 2 AND tag = 'x' AND note = {{var.note}}", { threshold: 10, note: "'; DROP TABLE t; --" }, 3)).toEqual({
+    expect(
+      compile(
+        "amount > {{var.threshold}} AND amount < {{var.threshold}} * 2 AND tag = 'x' AND note = {{var.note}}",
+        { threshold: 10, note: "'; DROP TABLE t; --" },
+        3,
+      ),
+    ).toEqual({
       sql: '(((("amount" > $3) AND ("amount" < ($3 * 2))) AND ("tag" = $4)) AND ("note" = $5))',
       params: [10, 'x', "'; DROP TABLE t; --"],
     });

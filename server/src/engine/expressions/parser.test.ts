@@ -150,12 +150,12 @@ describe('parseExpression: what it refuses, and where', () => {
 
   it('says it in the reader’s language', () => {
     const { key, values } = failure("country = = 'NL' ((");
-    expect(translate('en', key, values)).toBe("Unexpected “=” at position 11");
-    expect(translate('zh-CN', key, values)).toBe("第 11 个字符处出现意外的 “=”");
+    expect(translate('en', key, values)).toBe('Unexpected “=” at position 11');
+    expect(translate('zh-CN', key, values)).toBe('第 11 个字符处出现意外的 “=”');
     const missing = failure('(x + 1');
-    expect(translate('en', missing.key, missing.values)).toBe("Missing “)” to close the “(” at position 1");
+    expect(translate('en', missing.key, missing.values)).toBe('Missing “)” to close the “(” at position 1');
     const unknown = failure('foo(x)');
-    expect(translate('en', unknown.key, unknown.values)).toBe("Unknown function “foo” at position 1");
+    expect(translate('en', unknown.key, unknown.values)).toBe('Unknown function “foo” at position 1');
     const string = failure("x = 'abc");
     expect(translate('en', string.key, string.values)).toBe('Unterminated string: the quote at position 5 is never closed');
   });
@@ -235,9 +235,62 @@ describe('random token soup', () => {
   // A fixed seed, so a failure reproduces: every input either parses (and then compiles to SQL
   // without comments or a second statement) or fails with an ExpressionError, never anything else.
   const words = [
-    '(', ')', ',', '=', '==', '!=', '<>', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', '||', '::', 'AND', 'OR', 'NOT', 'IS', 'NULL', 'TRUE',
-    'FALSE', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'CASE', 'WHEN', 'THEN', 'ELSE', 'END', 'CAST', 'TRY_CAST', 'AS', 'int', 'decimal', '10', 'lower',
-    'coalesce', 'substr', 'current_date', 'x', '"y z"', "'q''s'", '1', '2.5e3', '{{var.v}}', '{{field.f}}', ';', '--', 'SELECT', '"', "'",
+    '(',
+    ')',
+    ',',
+    '=',
+    '==',
+    '!=',
+    '<>',
+    '<',
+    '<=',
+    '>',
+    '>=',
+    '+',
+    '-',
+    '*',
+    '/',
+    '%',
+    '||',
+    '::',
+    'AND',
+    'OR',
+    'NOT',
+    'IS',
+    'NULL',
+    'TRUE',
+    'FALSE',
+    'IN',
+    'LIKE',
+    'ILIKE',
+    'BETWEEN',
+    'CASE',
+    'WHEN',
+    'THEN',
+    'ELSE',
+    'END',
+    'CAST',
+    'TRY_CAST',
+    'AS',
+    'int',
+    'decimal',
+    '10',
+    'lower',
+    'coalesce',
+    'substr',
+    'current_date',
+    'x',
+    '"y z"',
+    "'q''s'",
+    '1',
+    '2.5e3',
+    '{{var.v}}',
+    '{{field.f}}',
+    ';',
+    '--',
+    'SELECT',
+    '"',
+    "'",
   ];
   it('parses or refuses, nothing else', () => {
     let seed = 42;

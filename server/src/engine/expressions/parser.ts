@@ -34,15 +34,77 @@ const ARITHMETIC: Record<string, { op: BinaryOperator; bp: number }> = {
  *  named so is written "exists". (Unreserved statement words such as DROP or DELETE can be column
  *  names in DuckDB: they stay names here, and whatever follows them is refused.) */
 const STATEMENT_WORDS = new Set([
-  'SELECT', 'WITH', 'FROM', 'WHERE', 'VALUES', 'TABLE', 'UNION', 'INTERSECT', 'EXCEPT', 'INTO', 'GROUP', 'ORDER', 'HAVING',
-  'LIMIT', 'OFFSET', 'QUALIFY', 'WINDOW', 'RETURNING', 'CREATE', 'DESCRIBE', 'SHOW', 'SUMMARIZE', 'PIVOT', 'UNPIVOT', 'ANALYZE', 'EXISTS',
+  'SELECT',
+  'WITH',
+  'FROM',
+  'WHERE',
+  'VALUES',
+  'TABLE',
+  'UNION',
+  'INTERSECT',
+  'EXCEPT',
+  'INTO',
+  'GROUP',
+  'ORDER',
+  'HAVING',
+  'LIMIT',
+  'OFFSET',
+  'QUALIFY',
+  'WINDOW',
+  'RETURNING',
+  'CREATE',
+  'DESCRIBE',
+  'SHOW',
+  'SUMMARIZE',
+  'PIVOT',
+  'UNPIVOT',
+  'ANALYZE',
+  'EXISTS',
 ]);
 /** Our grammar's own words and the rest of DuckDB's reserved words (checked against DuckDB 1.5):
  *  never a bare column name, and refused where they do not belong. */
 const RESERVED = new Set([
-  'AND', 'OR', 'NOT', 'IS', 'NULL', 'TRUE', 'FALSE', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'CASE', 'WHEN', 'THEN', 'ELSE', 'END', 'CAST', 'AS',
-  'ALL', 'ANY', 'SOME', 'ARRAY', 'ASC', 'DESC', 'BOTH', 'LEADING', 'TRAILING', 'COLLATE', 'DISTINCT', 'DEFAULT', 'ON', 'USING', 'TO', 'FOR',
-  'LATERAL', 'ONLY', 'VARIADIC', 'SYMMETRIC', 'ASYMMETRIC', 'SIMILAR', 'GLOB',
+  'AND',
+  'OR',
+  'NOT',
+  'IS',
+  'NULL',
+  'TRUE',
+  'FALSE',
+  'IN',
+  'LIKE',
+  'ILIKE',
+  'BETWEEN',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
+  'CAST',
+  'AS',
+  'ALL',
+  'ANY',
+  'SOME',
+  'ARRAY',
+  'ASC',
+  'DESC',
+  'BOTH',
+  'LEADING',
+  'TRAILING',
+  'COLLATE',
+  'DISTINCT',
+  'DEFAULT',
+  'ON',
+  'USING',
+  'TO',
+  'FOR',
+  'LATERAL',
+  'ONLY',
+  'VARIADIC',
+  'SYMMETRIC',
+  'ASYMMETRIC',
+  'SIMILAR',
+  'GLOB',
 ]);
 
 /** Parses an expression into its tree, or throws an ExpressionError saying what is wrong and where. */
@@ -108,7 +170,8 @@ class Parser {
       this.next();
       return;
     }
-    if (token.kind === 'end') throw new ExpressionError('server.expressions.missingClose', { expected: closer, opener: shown(opener.text), position: opener.at });
+    if (token.kind === 'end')
+      throw new ExpressionError('server.expressions.missingClose', { expected: closer, opener: shown(opener.text), position: opener.at });
     throw this.unexpected(token);
   }
 

@@ -102,7 +102,10 @@ export function embeddedIpv4(address: string): string[] {
 
 /** An address as it is written in a URL host or a DNS answer: brackets and zone id (`%eth0`) dropped. */
 export function bareAddress(address: string): string {
-  return address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '').toLowerCase();
+  return address
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '')
+    .toLowerCase();
 }
 
 export type AddressClass = 'public' | 'private' | 'metadata' | 'never';
@@ -154,7 +157,8 @@ export class AddressPolicy {
         const prefixText = entry.slice(slash + 1);
         const family = isIP(network);
         const prefix = Number(prefixText);
-        if (!family || !/^\d+$/.test(prefixText) || prefix > (family === 4 ? 32 : 128)) throw new Error(`HTTP_STEPS_ALLOWED_HOSTS: "${raw}" is not a valid CIDR`);
+        if (!family || !/^\d+$/.test(prefixText) || prefix > (family === 4 ? 32 : 128))
+          throw new Error(`HTTP_STEPS_ALLOWED_HOSTS: "${raw}" is not a valid CIDR`);
         this.allowedRanges.addSubnet(network, prefix, family === 4 ? 'ipv4' : 'ipv6');
       } else if (isIP(bareAddress(entry))) {
         const address = bareAddress(entry);

@@ -183,7 +183,10 @@ describe('outbound HTTP client', () => {
   });
 
   it('checks the address a host name resolves to, at connection time', async () => {
-    expect(await failure(strict.request({ url: `http://internal.test:${port}/json` }))).toMatchObject({ kind: 'blocked_address', values: { host: 'internal.test', address: '10.0.0.7' } });
+    expect(await failure(strict.request({ url: `http://internal.test:${port}/json` }))).toMatchObject({
+      kind: 'blocked_address',
+      values: { host: 'internal.test', address: '10.0.0.7' },
+    });
     expect(await failure(strict.request({ url: `http://api.test:${port}/json` }))).toMatchObject({ kind: 'blocked_address', values: { address: '127.0.0.1' } });
     // One private answer among public ones is enough to refuse: the connection could pick any.
     expect((await failure(strict.request({ url: `http://mixed.test:${port}/json` }))).kind).toBe('blocked_address');
@@ -205,7 +208,10 @@ describe('outbound HTTP client', () => {
   });
 
   it('reports an unknown host as a network error', async () => {
-    expect(await failure(strict.request({ url: 'http://nowhere.test/' }))).toMatchObject({ kind: 'network', values: { host: 'nowhere.test', reason: 'ENOTFOUND' } });
+    expect(await failure(strict.request({ url: 'http://nowhere.test/' }))).toMatchObject({
+      kind: 'network',
+      values: { host: 'nowhere.test', reason: 'ENOTFOUND' },
+    });
   });
 
   it.each([
@@ -235,7 +241,11 @@ describe('outbound HTTP client', () => {
 
     it('follows at most five', async () => {
       expect(await allowed.request({ url: `${base}/chain?n=5` })).toMatchObject({ status: 200, redirects: 5 });
-      expect(await failure(allowed.request({ url: `${base}/chain?n=6` }))).toMatchObject({ kind: 'too_many_redirects', key: 'server.http.tooManyRedirects', values: { limit: 5 } });
+      expect(await failure(allowed.request({ url: `${base}/chain?n=6` }))).toMatchObject({
+        kind: 'too_many_redirects',
+        key: 'server.http.tooManyRedirects',
+        values: { limit: 5 },
+      });
     });
 
     it.each([
@@ -251,11 +261,19 @@ describe('outbound HTTP client', () => {
     });
 
     it('refuses a redirect to another scheme', async () => {
-      expect(await failure(allowed.request({ url: `${base}/redirect?to=${encodeURIComponent('file:///etc/passwd')}` }))).toMatchObject({ kind: 'bad_url', values: { reason: 'scheme' } });
+      expect(await failure(allowed.request({ url: `${base}/redirect?to=${encodeURIComponent('file:///etc/passwd')}` }))).toMatchObject({
+        kind: 'bad_url',
+        values: { reason: 'scheme' },
+      });
     });
 
     it('turns a POST into a GET on 303 and keeps it on 307', async () => {
-      const seeOther = await allowed.request({ method: 'POST', url: `${base}/redirect?status=303&to=/echo`, body: 'payload', headers: { 'content-type': 'text/plain' } });
+      const seeOther = await allowed.request({
+        method: 'POST',
+        url: `${base}/redirect?status=303&to=/echo`,
+        body: 'payload',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(seeOther.body).toMatchObject({ method: 'GET', body: '' });
       expect((seeOther.body as { headers: Record<string, string> }).headers['content-type']).toBeUndefined();
       const temporary = await allowed.request({ method: 'POST', url: `${base}/redirect?status=307&to=/echo`, body: 'payload' });
@@ -278,7 +296,11 @@ describe('outbound HTTP client', () => {
   });
 
   it('stops reading a body past the size cap', async () => {
-    expect(await failure(allowed.request({ url: `${base}/big`, maxResponseBytes: 100_000 }))).toMatchObject({ kind: 'too_large', key: 'server.http.tooLarge', values: { limit: 100_000 } });
+    expect(await failure(allowed.request({ url: `${base}/big`, maxResponseBytes: 100_000 }))).toMatchObject({
+      kind: 'too_large',
+      key: 'server.http.tooLarge',
+      values: { limit: 100_000 },
+    });
     expect((await allowed.request({ url: `${base}/big`, maxResponseBytes: 200_000 })).body).toHaveLength(3 * 64 * 1024);
     expect((await failure(allowed.request({ url: `${base}/big-declared`, maxResponseBytes: 1000 }))).kind).toBe('too_large');
   });
@@ -289,12 +311,16 @@ describe('outbound HTTP client', () => {
 
   it('gives up after the time limit, waiting for headers or for the body', async () => {
     const started = Date.now();
-    expect(await failure(allowed.request({ url: `${base}/slow`, timeoutMs: 200 }))).toMatchObject({ kind: 'timeout', key: 'server.http.timeout', values: { seconds: 0.2 } });
+    expect(await failure(allowed.request({ url: `${base}/slow`, timeoutMs: 200 }))).toMatchObject({
+      kind: 'timeout',
+      key: 'server.http.timeout',
+      values: { seconds: 0.2 },
+    });
     expect((await failure(allowed.request({ url: `${base}/slow-body`, timeoutMs: 200 }))).kind).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  it("stops when the run is cancelled", async () => {
+  it('stops when the run is cancelled', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     expect(await failure(allowed.request({ url: `${base}/slow`, signal: controller.signal }))).toMatchObject({ kind: 'aborted', key: 'server.http.aborted' });

@@ -73,7 +73,19 @@ const defaultDnsLookup: DnsLookup = (hostname) =>
   new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
 /** Headers a step may not set: they belong to the connection, and Host would let a URL say one thing and send another. */
-const reservedHeaders = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'keep-alive', 'expect', 'proxy-authorization', 'proxy-connection']);
+const reservedHeaders = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'keep-alive',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+]);
 /** Dropped when a redirect leaves the origin, as browsers do: credentials are for the host they were written for. */
 const credentialHeaders = ['authorization', 'cookie', 'proxy-authorization'];
 const tokenPattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -113,7 +125,8 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions): Ou
       if (timedOut) return new OutboundHttpError('timeout', { host: url.hostname, seconds: Math.round(timeoutMs / 100) / 10 }, { cause: err });
       if (req.signal?.aborted) return new OutboundHttpError('aborted', {}, { cause: err });
       if (err instanceof OutboundHttpError) return err;
-      if (err instanceof undiciErrors.HeadersOverflowError) return new OutboundHttpError('too_large', { host: url.hostname, limit: limits.maxResponseHeaderBytes }, { cause: err });
+      if (err instanceof undiciErrors.HeadersOverflowError)
+        return new OutboundHttpError('too_large', { host: url.hostname, limit: limits.maxResponseHeaderBytes }, { cause: err });
       const code = (err as { code?: string }).code ?? (err as Error).name;
       return new OutboundHttpError('network', { host: url.hostname, reason: String(code) }, { cause: err });
     };
@@ -231,7 +244,8 @@ function checkHeaders(given: Record<string, string>, userAgent: string | undefin
     const name = rawName.toLowerCase();
     if (!tokenPattern.test(name) || reservedHeaders.has(name)) throw new OutboundHttpError('bad_request', { reason: 'header', header: rawName.slice(0, 64) });
     const text = String(value);
-    if (text.length > limits.maxHeaderValueLength || /[\r\n\0]/.test(text)) throw new OutboundHttpError('bad_request', { reason: 'header', header: rawName.slice(0, 64) });
+    if (text.length > limits.maxHeaderValueLength || /[\r\n\0]/.test(text))
+      throw new OutboundHttpError('bad_request', { reason: 'header', header: rawName.slice(0, 64) });
     total += name.length + text.length + 4;
     headers[name] = text;
   }

@@ -3,15 +3,7 @@
  * `blocked_address`) plus a catalog key (`server.http.*`) and the values its text needs. Like the
  * expression errors, the engine knows no language: whoever shows the problem renders the key.
  */
-export type OutboundHttpErrorKind =
-  | 'blocked_address'
-  | 'bad_url'
-  | 'bad_request'
-  | 'timeout'
-  | 'aborted'
-  | 'too_large'
-  | 'too_many_redirects'
-  | 'network';
+export type OutboundHttpErrorKind = 'blocked_address' | 'bad_url' | 'bad_request' | 'timeout' | 'aborted' | 'too_large' | 'too_many_redirects' | 'network';
 
 export type OutboundHttpErrorValues = Record<string, string | number>;
 

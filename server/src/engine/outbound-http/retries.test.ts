@@ -95,7 +95,11 @@ describe('withRetries', () => {
     expect(once.status).toBe(503);
     expect(hits.get('/flaky')).toBe(1);
     hits.clear();
-    const told = await withRetries(() => client.request({ method: 'POST', url: `${base}/flaky`, body: 'x' }), { method: 'POST', retryNonIdempotent: true, sleep });
+    const told = await withRetries(() => client.request({ method: 'POST', url: `${base}/flaky`, body: 'x' }), {
+      method: 'POST',
+      retryNonIdempotent: true,
+      sleep,
+    });
     expect(told.status).toBe(200);
   });
 

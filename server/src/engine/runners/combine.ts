@@ -41,7 +41,10 @@ function aggregatePlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw paramProblem(['aggregations', i], 'server.steps.badAggregations');
     const { column: name, function: fn, as } = item as Record<string, unknown>;
     if (typeof fn !== 'string' || !(AGGREGATE_FUNCTIONS as readonly string[]).includes(fn)) {
-      throw paramProblem(['aggregations', i, 'function'], 'server.steps.aggregateFunction', { name: String(fn ?? ''), functions: AGGREGATE_FUNCTIONS.join(', ') });
+      throw paramProblem(['aggregations', i, 'function'], 'server.steps.aggregateFunction', {
+        name: String(fn ?? ''),
+        functions: AGGREGATE_FUNCTIONS.join(', '),
+      });
     }
     const f = fn as AggregateFunction;
     let column: Column | null = null;
@@ -95,9 +98,15 @@ export const aggregateRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => aggregatePlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { groups, summaries } = aggregatePlan(inputs.map((i) => i.columns), params, vars);
+    const { groups, summaries } = aggregatePlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const text = (c: Column) => `CAST(${q(c.name)} AS VARCHAR)`;
-    const key = groups.length ? groups.map((c) => `CASE WHEN ${q(c.name)} IS NULL THEN '~' ELSE length(${text(c)}) || ':' || ${text(c)} END`).join(` || '|' || `) : `''`;
+    const key = groups.length
+      ? groups.map((c) => `CASE WHEN ${q(c.name)} IS NULL THEN '~' ELSE length(${text(c)}) || ':' || ${text(c)} END`).join(` || '|' || `)
+      : `''`;
     const hash = q('__stepwise_hash');
     const inner = [`md5(${key}) AS ${hash}`, ...groups.map((c) => q(c.name)), ...summaries.map((s) => `${summarySql(s)} AS ${q(s.out.name)}`)].join(', ');
     const groupBy = groups.length ? ` GROUP BY ${groups.map((c) => q(c.name)).join(', ')}` : '';
@@ -139,7 +148,8 @@ function joinPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
     return { l, r };
   });
   const how = params.how;
-  if (typeof how !== 'string' || !Object.prototype.hasOwnProperty.call(JOIN_SQL, how)) throw paramProblem(['how'], 'server.params.enum', { values: Object.keys(JOIN_SQL).join(', ') });
+  if (typeof how !== 'string' || !Object.prototype.hasOwnProperty.call(JOIN_SQL, how))
+    throw paramProblem(['how'], 'server.params.enum', { values: Object.keys(JOIN_SQL).join(', ') });
   const suffix = params.suffix ?? '';
   if (typeof suffix !== 'string' || suffix.includes('\0')) throw paramProblem(['suffix'], 'server.params.string');
   if (suffix.length > 32) throw paramProblem(['suffix'], 'server.params.maxLength', { limit: 32 });
@@ -171,12 +181,20 @@ export const joinRunner: SqlRunner = {
     return [ID_COLUMN, ...leftCols, ...rightCols.map((c) => c.to)];
   },
   toSql(inputs, params, vars) {
-    const { pairs, how, leftCols, rightCols } = joinPlan(inputs.map((i) => i.columns), params, vars);
+    const { pairs, how, leftCols, rightCols } = joinPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const [l, r] = [q('__stepwise_l'), q('__stepwise_r')];
     const [lpos, rpos] = [q('__stepwise_lpos'), q('__stepwise_rpos')];
     const hasId = (i: number) => Boolean(findColumn(inputs[i].columns, RECORD_ID));
     const id = `coalesce(${hasId(0) ? `${l}.${q(RECORD_ID)}` : 'NULL'}, ${hasId(1) ? `${r}.${q(RECORD_ID)}` : 'NULL'})`;
-    const list = [`${id} AS ${q(RECORD_ID)}`, ...leftCols.map((c) => `${l}.${q(c.name)}`), ...rightCols.map(({ from, to }) => `${r}.${q(from.name)} AS ${q(to.name)}`)];
+    const list = [
+      `${id} AS ${q(RECORD_ID)}`,
+      ...leftCols.map((c) => `${l}.${q(c.name)}`),
+      ...rightCols.map(({ from, to }) => `${r}.${q(from.name)} AS ${q(to.name)}`),
+    ];
     const on = pairs.map((p) => `${l}.${q(p.l.name)} = ${r}.${q(p.r.name)}`).join(' AND ');
     const side = (table: string, pos: string) => `(SELECT *, row_number() OVER () AS ${pos} FROM ${table})`;
     return {
@@ -212,7 +230,8 @@ function unionPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
     }
   } else {
     for (const [i, cols] of data.entries()) {
-      if (cols.length > data[0].length) throw paramProblem(['match_by'], 'server.steps.unionWidth', { input: i + 1, count: cols.length, expected: data[0].length });
+      if (cols.length > data[0].length)
+        throw paramProblem(['match_by'], 'server.steps.unionWidth', { input: i + 1, count: cols.length, expected: data[0].length });
     }
     for (const [k, c] of data[0].entries()) {
       const from = data.map((cols) => cols[k] ?? null);
@@ -220,7 +239,8 @@ function unionPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
       out.push({ column: { name: c.name, type }, from });
     }
   }
-  if (params.add_source_column && out.some((o) => sameName(o.column.name, SOURCE_COLUMN))) throw paramProblem(['add_source_column'], 'server.steps.duplicateOutput', { column: SOURCE_COLUMN });
+  if (params.add_source_column && out.some((o) => sameName(o.column.name, SOURCE_COLUMN)))
+    throw paramProblem(['add_source_column'], 'server.steps.duplicateOutput', { column: SOURCE_COLUMN });
   return { out, addSource: params.add_source_column };
 }
 
@@ -240,7 +260,11 @@ export const unionRunner: SqlRunner = {
     return [ID_COLUMN, ...out.map((o) => o.column), ...(addSource ? [{ name: SOURCE_COLUMN, type: 'BIGINT' }] : [])];
   },
   toSql(inputs, params, vars) {
-    const { out, addSource } = unionPlan(inputs.map((i) => i.columns), params, vars);
+    const { out, addSource } = unionPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const [which, pos] = [q('__stepwise_input'), POS];
     const cast = (expr: string, type: string) => (PLAIN_TYPE.test(type) ? `CAST(${expr} AS ${type})` : expr);
     const parts = inputs.map((input, i) => {

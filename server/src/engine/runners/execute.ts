@@ -41,7 +41,12 @@ export async function runSqlStep(datasets: SqlStepDatasets, request: RunSqlStep)
     params,
     vars,
   );
-  const select = (tables: readonly string[]) => runner.toSql(tables.map((table, i) => ({ table, columns: columns[i] })), params, vars).sql;
+  const select = (tables: readonly string[]) =>
+    runner.toSql(
+      tables.map((table, i) => ({ table, columns: columns[i] })),
+      params,
+      vars,
+    ).sql;
   const deferredInput = inputs.some((i) => i.recipe);
   try {
     if ((request.defer || deferredInput) && datasets.relationOf && datasets.recipeFor && datasets.writeRelation) {
@@ -85,7 +90,15 @@ export async function runSqlStep(datasets: SqlStepDatasets, request: RunSqlStep)
       stepRunId: request.stepRunId,
       inputs,
       idsUnique: runner.keepsIdsUnique,
-      source: { sql: (tables) => runner.toSql(tables.map((table, i) => ({ table, columns: columns[i] })), params, vars).sql, params: bound },
+      source: {
+        sql: (tables) =>
+          runner.toSql(
+            tables.map((table, i) => ({ table, columns: columns[i] })),
+            params,
+            vars,
+          ).sql,
+        params: bound,
+      },
     });
   } catch (err) {
     const failure = asStepFailure(err);

@@ -68,8 +68,14 @@ function spellAsInput(expr: Expr, columns: Column[]): Expr {
 
 type Typed = { category: TypeCategory | 'null' | 'literal'; type: string; column?: Column };
 
-const TEXT_FUNCTIONS = 'lower upper trim ltrim rtrim substr substring left right lpad rpad replace reverse concat concat_ws split_part strip_accents md5 sha256 regexp_replace regexp_extract strftime'.split(' ');
-const NUMBER_FUNCTIONS = 'length strpos instr abs round floor ceil ceiling trunc sign sqrt power pow exp ln log log10 date_part date_diff epoch year quarter month week day dayofweek dayofyear hour minute second'.split(' ');
+const TEXT_FUNCTIONS =
+  'lower upper trim ltrim rtrim substr substring left right lpad rpad replace reverse concat concat_ws split_part strip_accents md5 sha256 regexp_replace regexp_extract strftime'.split(
+    ' ',
+  );
+const NUMBER_FUNCTIONS =
+  'length strpos instr abs round floor ceil ceiling trunc sign sqrt power pow exp ln log log10 date_part date_diff epoch year quarter month week day dayofweek dayofyear hour minute second'.split(
+    ' ',
+  );
 const BOOLEAN_FUNCTIONS = 'starts_with ends_with contains regexp_matches'.split(' ');
 const SAME_AS_ARGUMENT = 'coalesce ifnull nullif greatest least'.split(' ');
 /** Functions whose numeric argument(s) must be numbers. */

@@ -24,7 +24,8 @@ describe('the runner registry', () => {
   it('runs code, HTTP requests and the AI steps per record', () => {
     expect(getRunner('code')).toMatchObject({ kind: 'per-record', output: 'replace' });
     expect(getRunner('http_request')).toMatchObject({ kind: 'per-record', output: 'append' });
-    for (const id of ['ai_prompt', 'ai_classify', 'ai_extract', 'ai_summarize', 'ai_embed']) expect([id, getRunner(id)]).toEqual([id, expect.objectContaining({ kind: 'per-record', output: 'append' })]);
+    for (const id of ['ai_prompt', 'ai_classify', 'ai_extract', 'ai_summarize', 'ai_embed'])
+      expect([id, getRunner(id)]).toEqual([id, expect.objectContaining({ kind: 'per-record', output: 'append' })]);
   });
 
   it('has no step type left waiting for its runner', () => {
@@ -32,18 +33,42 @@ describe('the runner registry', () => {
   });
 
   it('runs the set-based steps as SQL, the sources as sources and the sinks as sinks', () => {
-    for (const id of ['filter', 'select_columns', 'rename_columns', 'add_column', 'sort', 'limit', 'deduplicate', 'aggregate', 'join', 'union', 'cast_columns', 'fill_nulls', 'sample', 'pivot', 'unpivot', 'split_to_rows', 'regex_extract', 'parse_json', 'date_parts', 'reorder_columns']) {
+    for (const id of [
+      'filter',
+      'select_columns',
+      'rename_columns',
+      'add_column',
+      'sort',
+      'limit',
+      'deduplicate',
+      'aggregate',
+      'join',
+      'union',
+      'cast_columns',
+      'fill_nulls',
+      'sample',
+      'pivot',
+      'unpivot',
+      'split_to_rows',
+      'regex_extract',
+      'parse_json',
+      'date_parts',
+      'reorder_columns',
+    ]) {
       expect([id, getRunner(id)?.kind]).toEqual([id, 'sql']);
     }
-    for (const id of ['import_csv', 'import_file', 'import_folder', 'import_dataset', 'table_input', 'import_http_json']) expect([id, getRunner(id)?.kind]).toEqual([id, 'source']);
+    for (const id of ['import_csv', 'import_file', 'import_folder', 'import_dataset', 'table_input', 'import_http_json'])
+      expect([id, getRunner(id)?.kind]).toEqual([id, 'source']);
     for (const id of ['export_csv', 'export_parquet', 'export_file', 'webhook']) expect([id, getRunner(id)?.kind]).toEqual([id, 'sink']);
   });
 });
 
-describe('the runners\' messages', () => {
+describe("the runners' messages", () => {
   it('exist in English and Chinese, quoting placeholders with “” rather than ASCII apostrophes', () => {
     const sources = fs.readdirSync(__dirname, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
-    const keys = new Set(sources.flatMap((f) => fs.readFileSync(path.join(__dirname, f), 'utf8').match(/server\.(steps|params|expressions|http)\.[A-Za-z]+/g) ?? []));
+    const keys = new Set(
+      sources.flatMap((f) => fs.readFileSync(path.join(__dirname, f), 'utf8').match(/server\.(steps|params|expressions|http)\.[A-Za-z]+/g) ?? []),
+    );
     expect(keys.size).toBeGreaterThan(15);
     for (const key of keys) {
       for (const catalog of [en, zh] as Record<string, string>[]) {

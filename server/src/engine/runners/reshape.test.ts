@@ -41,28 +41,48 @@ describe('cast_columns', () => {
     ];
     const { meta } = await output('cast_columns', [people], { casts, on_error: 'null' });
     expect(meta.columns.slice(1).map((c) => c.type)).toEqual(['VARCHAR', 'JSON', 'DOUBLE', 'DECIMAL(18,2)']);
-    const dates = await output('cast_columns', [texts], { casts: [{ column: 'raw', type: 'date' }, { column: 'label', type: 'boolean' }], on_error: 'null' });
+    const dates = await output('cast_columns', [texts], {
+      casts: [
+        { column: 'raw', type: 'date' },
+        { column: 'label', type: 'boolean' },
+      ],
+      on_error: 'null',
+    });
     expect(dates.rows.map((r) => r.raw)).toEqual([null, null, null, null, '2024-03-05']);
     expect(dates.meta.columns.slice(1).map((c) => c.type)).toEqual(['BOOLEAN', 'DATE']);
   });
 
-  it('fails with DuckDB\'s reason on a value that does not convert (fail)', async () => {
+  it("fails with DuckDB's reason on a value that does not convert (fail)", async () => {
     const err = await run('cast_columns', [texts], { casts: [{ column: 'raw', type: 'integer' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepRunFailed);
     expect(String((err as StepRunFailed).values.reason)).toMatch(/^Conversion Error: .*x9/);
   });
 
   it('refuses an unknown type, an unknown column and `_id`, where they are', async () => {
-    expect(await refused('cast_columns', [people], { casts: [{ column: 'age', type: 'integer' }, { column: 'age', type: 'int64' }] })).toEqual([
-      { key: 'server.params.duplicateColumn', loc: ['casts', 1, 'column'], values: { column: 'age' } },
-    ]);
+    expect(
+      await refused('cast_columns', [people], {
+        casts: [
+          { column: 'age', type: 'integer' },
+          { column: 'age', type: 'int64' },
+        ],
+      }),
+    ).toEqual([{ key: 'server.params.duplicateColumn', loc: ['casts', 1, 'column'], values: { column: 'age' } }]);
     expect(await refused('cast_columns', [people], { casts: [{ column: 'age', type: 'int64' }] })).toEqual([
-      { key: 'server.steps.castType', loc: ['casts', 0, 'type'], values: { type: 'int64', types: 'text, integer, number, decimal, boolean, date, timestamp, json' } },
+      {
+        key: 'server.steps.castType',
+        loc: ['casts', 0, 'type'],
+        values: { type: 'int64', types: 'text, integer, number, decimal, boolean, date, timestamp, json' },
+      },
     ]);
-    expect((await refused('cast_columns', [people], { casts: [{ column: 'agee', type: 'text' }] }))[0]).toMatchObject({ key: 'server.steps.unknownColumn', loc: ['casts', 0, 'column'] });
+    expect((await refused('cast_columns', [people], { casts: [{ column: 'agee', type: 'text' }] }))[0]).toMatchObject({
+      key: 'server.steps.unknownColumn',
+      loc: ['casts', 0, 'column'],
+    });
     expect((await refused('cast_columns', [people], { casts: [{ column: '_id', type: 'text' }] }))[0]).toMatchObject({ key: 'server.steps.recordIdColumn' });
     expect((await refused('cast_columns', [people], { casts: [] }))[0]).toMatchObject({ key: 'server.steps.badList', loc: ['casts'] });
-    expect(translate('en', 'server.steps.castType', { type: 'int64', types: 'text, integer' })).toBe('“int64” is not a type to convert to: use one of text, integer.');
+    expect(translate('en', 'server.steps.castType', { type: 'int64', types: 'text, integer' })).toBe(
+      '“int64” is not a type to convert to: use one of text, integer.',
+    );
   });
 
   it('passes an empty input through', async () => {
@@ -90,7 +110,7 @@ describe('fill_nulls', () => {
     expect(ids).toEqual(Object.values(peopleIds));
   });
 
-  it('binds the fill value, converting it to the column\'s type', async () => {
+  it("binds the fill value, converting it to the column's type", async () => {
     const sql = runner('fill_nulls').toSql([{ table: 't', columns: people.columns }], { fills: [{ column: 'age', value: 7 }] });
     expect(sql.params).toEqual([7]);
     expect(sql.sql).toContain('CAST($1 AS BIGINT)');
@@ -99,14 +119,16 @@ describe('fill_nulls', () => {
 
   it('leaves leading NULLs with forward fill', async () => {
     const sorted = await run('sort', [people], { columns: ['age'], direction: 'ascending', nulls: 'first' });
-    expect((await output('fill_nulls', [sorted], { fills: [{ column: 'score', method: 'forward' }, { column: 'city', method: 'forward' }] })).rows.map((r) => r.city)).toEqual([
-      null,
-      '北京',
-      'London',
-      'london',
-      'München',
-      'Dublin',
-    ]);
+    expect(
+      (
+        await output('fill_nulls', [sorted], {
+          fills: [
+            { column: 'score', method: 'forward' },
+            { column: 'city', method: 'forward' },
+          ],
+        })
+      ).rows.map((r) => r.city),
+    ).toEqual([null, '北京', 'London', 'london', 'München', 'Dublin']);
   });
 
   it('refuses a value of the wrong kind, naming the column, and an unknown method', async () => {
@@ -180,9 +202,19 @@ describe('pivot', () => {
   it('refuses more than 100 values, sums of text and unknown columns', async () => {
     const input = await sales();
     const params = { index: ['product'], pivot_column: 'month', values: ['Jan'], value_column: 'amount' };
-    expect((await refused('pivot', [input], { ...params, values: Array.from({ length: 101 }, (_, i) => `v${i}`) }))[0]).toMatchObject({ key: 'server.steps.pivotValues', loc: ['values'] });
-    expect((await refused('pivot', [input], { ...params, value_column: 'month' }))[0]).toMatchObject({ key: 'server.steps.notNumeric', loc: ['value_column'], values: { column: 'month' } });
-    expect((await refused('pivot', [input], { ...params, pivot_column: 'mois' }))[0]).toMatchObject({ key: 'server.steps.unknownColumn', loc: ['pivot_column'] });
+    expect((await refused('pivot', [input], { ...params, values: Array.from({ length: 101 }, (_, i) => `v${i}`) }))[0]).toMatchObject({
+      key: 'server.steps.pivotValues',
+      loc: ['values'],
+    });
+    expect((await refused('pivot', [input], { ...params, value_column: 'month' }))[0]).toMatchObject({
+      key: 'server.steps.notNumeric',
+      loc: ['value_column'],
+      values: { column: 'month' },
+    });
+    expect((await refused('pivot', [input], { ...params, pivot_column: 'mois' }))[0]).toMatchObject({
+      key: 'server.steps.unknownColumn',
+      loc: ['pivot_column'],
+    });
   });
 });
 
@@ -209,7 +241,11 @@ describe('unpivot', () => {
 
   it('accepts a column whose type only DuckDB knows yet', () => {
     const columns = [...people.columns, { name: 'formula', type: 'UNKNOWN' }];
-    expect(runner('unpivot').outputColumns([columns], { columns: ['age', 'formula'], name_column: 'metric' }).at(-1)).toEqual({ name: 'value', type: 'UNKNOWN' });
+    expect(
+      runner('unpivot')
+        .outputColumns([columns], { columns: ['age', 'formula'], name_column: 'metric' })
+        .at(-1),
+    ).toEqual({ name: 'value', type: 'UNKNOWN' });
   });
 
   it('refuses mixed kinds unless as text', async () => {
@@ -218,18 +254,28 @@ describe('unpivot', () => {
     ]);
     const { rows } = await output('unpivot', [people], { columns: ['name', 'age'], as_text: true });
     expect(rows[1]).toEqual({ city: 'London', score: 9.5, name: 'age', value: '36' });
-    expect((await refused('unpivot', [people], { columns: ['age'], name_column: 'metric', value_column: 'CITY' }))[0]).toMatchObject({ key: 'server.steps.duplicateOutput', loc: ['value_column'] });
+    expect((await refused('unpivot', [people], { columns: ['age'], name_column: 'metric', value_column: 'CITY' }))[0]).toMatchObject({
+      key: 'server.steps.duplicateOutput',
+      loc: ['value_column'],
+    });
   });
 });
 
 describe('split_to_rows', () => {
   it('one row per part with its position, trimmed, empty parts dropped, NULL kept', async () => {
-    const input = await store('Tags', [{ name: 'tags', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }], [
-      { tags: 'red, green,,  蓝 ', n: 1 },
-      { tags: null, n: 2 },
-      { tags: ' , ', n: 3 },
-      { tags: 'solo', n: 4 },
-    ]);
+    const input = await store(
+      'Tags',
+      [
+        { name: 'tags', type: 'VARCHAR' },
+        { name: 'n', type: 'BIGINT' },
+      ],
+      [
+        { tags: 'red, green,,  蓝 ', n: 1 },
+        { tags: null, n: 2 },
+        { tags: ' , ', n: 3 },
+        { tags: 'solo', n: 4 },
+      ],
+    );
     const inputIds = (await rowsOf(input)).map((r) => r._id);
     const { rows, ids } = await output('split_to_rows', [input], { column: 'tags', delimiter: ',' });
     expect(rows).toEqual([
@@ -255,7 +301,14 @@ describe('split_to_rows', () => {
 describe('regex_extract', () => {
   it('puts groups into new columns, NULL without a match; or a match flag', async () => {
     const input = await store('Reports', [{ name: 'title', type: 'VARCHAR' }], [{ title: '2024-03 报告' }, { title: 'none' }, { title: null }]);
-    const { rows } = await output('regex_extract', [input], { column: 'title', pattern: '(\\d{4})-(\\d{2})', groups: [{ group: 1, as: 'year' }, { group: 0, as: 'whole' }] });
+    const { rows } = await output('regex_extract', [input], {
+      column: 'title',
+      pattern: '(\\d{4})-(\\d{2})',
+      groups: [
+        { group: 1, as: 'year' },
+        { group: 0, as: 'whole' },
+      ],
+    });
     expect(rows).toEqual([
       { title: '2024-03 报告', year: '2024', whole: '2024-03' },
       { title: 'none', year: null, whole: null },
@@ -268,7 +321,15 @@ describe('regex_extract', () => {
   it('takes named groups by name, counting groups as RE2 does', async () => {
     const input = await store('Dates', [{ name: 'd', type: 'VARCHAR' }], [{ d: 'on 2024-03 (x)(y)' }, { d: '' }]);
     const pattern = '(?:on )?(?P<year>\\d{4})-(?P<month>\\d{2}) [\\](]x[)](\\((y)\\))';
-    const { rows } = await output('regex_extract', [input], { column: 'd', pattern, groups: [{ group: 'month', as: 'm' }, { group: 'year', as: 'y' }, { group: 4, as: 'inner' }] });
+    const { rows } = await output('regex_extract', [input], {
+      column: 'd',
+      pattern,
+      groups: [
+        { group: 'month', as: 'm' },
+        { group: 'year', as: 'y' },
+        { group: 4, as: 'inner' },
+      ],
+    });
     expect(rows).toEqual([
       { d: 'on 2024-03 (x)(y)', m: '03', y: '2024', inner: 'y' },
       { d: '', m: null, y: null, inner: null },
@@ -295,28 +356,34 @@ describe('regex_extract', () => {
     }
   });
 
-  it('refuses a pattern that does not compile with RE2\'s reason, long patterns and bad groups', async () => {
+  it("refuses a pattern that does not compile with RE2's reason, long patterns and bad groups", async () => {
     const err = await run('regex_extract', [people], { column: 'name', pattern: '(a', mode: 'matches' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepParamsInvalid);
     expect((err as StepParamsInvalid).problems).toEqual([{ key: 'server.steps.badPattern', loc: ['pattern'], values: { reason: 'missing ): (a' } }]);
     expect(translate('en', 'server.steps.badPattern', { reason: 'missing ): (a' })).toBe('The pattern is not a valid regular expression: missing ): (a');
     // Empty input: DuckDB compiles the bound pattern all the same.
     expect(await run('regex_extract', [empty], { column: 'name', pattern: '(a', mode: 'matches' }).catch((e: unknown) => e)).toBeInstanceOf(StepParamsInvalid);
-    expect(await refused('regex_extract', [people], { column: 'name', pattern: 'a'.repeat(1001) })).toEqual([{ key: 'server.params.maxLength', loc: ['pattern'], values: { limit: 1000 } }]);
-    expect(await refused('regex_extract', [people], { column: 'name', pattern: 'a', groups: [{ group: 10, as: 'x' }] })).toEqual([{ key: 'server.steps.regexGroup', loc: ['groups', 0, 'group'] }]);
-    expect((await refused('regex_extract', [people], { column: 'age', pattern: 'a' }))[0]).toMatchObject({ key: 'server.steps.notText', values: { column: 'age' } });
+    expect(await refused('regex_extract', [people], { column: 'name', pattern: 'a'.repeat(1001) })).toEqual([
+      { key: 'server.params.maxLength', loc: ['pattern'], values: { limit: 1000 } },
+    ]);
+    expect(await refused('regex_extract', [people], { column: 'name', pattern: 'a', groups: [{ group: 10, as: 'x' }] })).toEqual([
+      { key: 'server.steps.regexGroup', loc: ['groups', 0, 'group'] },
+    ]);
+    expect((await refused('regex_extract', [people], { column: 'age', pattern: 'a' }))[0]).toMatchObject({
+      key: 'server.steps.notText',
+      values: { column: 'age' },
+    });
   });
 });
 
 describe('parse_json', () => {
   let docs: DatasetMetadata;
   beforeAll(async () => {
-    docs = await store('Docs', [{ name: 'doc', type: 'VARCHAR' }], [
-      { doc: '{"a": {"b": "名"}, "items": [{"id": 7, "ok": true}], "n": 2.5}' },
-      { doc: 'not json' },
-      { doc: null },
-      { doc: '{"items": []}' },
-    ]);
+    docs = await store(
+      'Docs',
+      [{ name: 'doc', type: 'VARCHAR' }],
+      [{ doc: '{"a": {"b": "名"}, "items": [{"id": 7, "ok": true}], "n": 2.5}' }, { doc: 'not json' }, { doc: null }, { doc: '{"items": []}' }],
+    );
   });
   const paths = [
     { path: '$.a.b', as: 'b' },
@@ -337,7 +404,11 @@ describe('parse_json', () => {
   });
 
   it('fails on invalid JSON when asked; refuses a bad path and a column that is not text', async () => {
-    expect((await refused('parse_json', [people], { column: 'age', paths: [{ path: '$.a', as: 'a' }] }))[0]).toMatchObject({ key: 'server.steps.notText', loc: ['column'], values: { column: 'age', type: 'BIGINT' } });
+    expect((await refused('parse_json', [people], { column: 'age', paths: [{ path: '$.a', as: 'a' }] }))[0]).toMatchObject({
+      key: 'server.steps.notText',
+      loc: ['column'],
+      values: { column: 'age', type: 'BIGINT' },
+    });
     const err = await run('parse_json', [docs], { column: 'doc', paths, on_invalid: 'fail' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepRunFailed);
     expect(String((err as StepRunFailed).values.reason)).toMatch(/Malformed JSON/);
@@ -350,15 +421,37 @@ describe('parse_json', () => {
 describe('date_parts', () => {
   let events: DatasetMetadata;
   beforeAll(async () => {
-    events = await store('Events', [{ name: 'at', type: 'TIMESTAMP' }, { name: 'day', type: 'DATE' }, { name: 'text', type: 'VARCHAR' }], [
-      { at: '2024-03-05 14:30:00', day: '2024-12-30', text: '05/03/2024' },
-      { at: null, day: null, text: 'nope' },
-    ]);
+    events = await store(
+      'Events',
+      [
+        { name: 'at', type: 'TIMESTAMP' },
+        { name: 'day', type: 'DATE' },
+        { name: 'text', type: 'VARCHAR' },
+      ],
+      [
+        { at: '2024-03-05 14:30:00', day: '2024-12-30', text: '05/03/2024' },
+        { at: null, day: null, text: 'nope' },
+      ],
+    );
   });
 
   it('adds the chosen parts as typed columns', async () => {
-    const { rows } = await output('date_parts', [events], { column: 'at', parts: ['year', 'quarter', 'month', 'day', 'weekday', 'week', 'hour', 'minute', 'day_of_year', 'iso_date'] });
-    expect(rows[0]).toMatchObject({ at_year: 2024, at_quarter: 1, at_month: 3, at_day: 5, at_weekday: 2, at_week: 10, at_hour: 14, at_minute: 30, at_day_of_year: 65, at_iso_date: '2024-03-05' });
+    const { rows } = await output('date_parts', [events], {
+      column: 'at',
+      parts: ['year', 'quarter', 'month', 'day', 'weekday', 'week', 'hour', 'minute', 'day_of_year', 'iso_date'],
+    });
+    expect(rows[0]).toMatchObject({
+      at_year: 2024,
+      at_quarter: 1,
+      at_month: 3,
+      at_day: 5,
+      at_weekday: 2,
+      at_week: 10,
+      at_hour: 14,
+      at_minute: 30,
+      at_day_of_year: 65,
+      at_iso_date: '2024-03-05',
+    });
     expect(rows[1]).toMatchObject({ at_year: null, at_iso_date: null });
     expect((await output('date_parts', [events], { column: 'day', parts: ['week', 'year'] })).rows[0]).toMatchObject({ day_week: 1, day_year: 2024 });
   });
@@ -368,7 +461,10 @@ describe('date_parts', () => {
     expect(await refused('date_parts', [events], { column: 'text', parts: ['month'] })).toEqual([
       { key: 'server.steps.notDate', loc: ['column'], values: { column: 'text', type: 'VARCHAR' } },
     ]);
-    expect((await refused('date_parts', [events], { column: 'at', parts: ['year', 'century'] }))[0]).toMatchObject({ key: 'server.steps.datePart', loc: ['parts', 1] });
+    expect((await refused('date_parts', [events], { column: 'at', parts: ['year', 'century'] }))[0]).toMatchObject({
+      key: 'server.steps.datePart',
+      loc: ['parts', 1],
+    });
   });
 });
 
@@ -377,6 +473,9 @@ describe('reorder_columns', () => {
     const { meta, ids } = await output('reorder_columns', [people], { columns: ['score', 'NAME'] });
     expect(meta.columns.map((c) => c.name)).toEqual(['_id', 'score', 'name', 'city', 'age']);
     expect(ids).toEqual(Object.values(peopleIds));
-    expect((await refused('reorder_columns', [people], { columns: ['score', 'score'] }))[0]).toMatchObject({ key: 'server.params.duplicateColumn', loc: ['columns', 1] });
+    expect((await refused('reorder_columns', [people], { columns: ['score', 'score'] }))[0]).toMatchObject({
+      key: 'server.params.duplicateColumn',
+      loc: ['columns', 1],
+    });
   });
 });

@@ -109,7 +109,11 @@ export const castColumnsRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => castPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { columns, casts, onError } = castPlan(inputs.map((i) => i.columns), params, vars);
+    const { columns, casts, onError } = castPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const fn = onError === 'null' ? 'TRY_CAST' : 'CAST';
     const list = listWith(columns, new Map([...casts].map(([c, type]) => [c, `${fn}(${q(c.name)} AS ${type})`])));
     return { sql: `SELECT ${list.join(', ')} FROM ${inputs[0].table}`, params: [] };
@@ -146,10 +150,12 @@ function fillPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
     const column = dataColumn(columns, item.column, ['fills', i, 'column']);
     if (fills.has(column)) throw paramProblem(['fills', i, 'column'], 'server.params.duplicateColumn', { column: column.name });
     const method = item.method ?? 'value';
-    if (method !== 'value' && method !== 'forward' && method !== 'backward') throw paramProblem(['fills', i, 'method'], 'server.params.enum', { values: 'value, forward, backward' });
+    if (method !== 'value' && method !== 'forward' && method !== 'backward')
+      throw paramProblem(['fills', i, 'method'], 'server.params.enum', { values: 'value, forward, backward' });
     if (method !== 'value') return fills.set(column, { method });
     const expected = fillValueFits(item.value, column.type);
-    if (expected === 'nothing' || !PLAIN_TYPE.test(column.type)) throw paramProblem(['fills', i, 'column'], 'server.steps.fillType', { column: column.name, type: column.type });
+    if (expected === 'nothing' || !PLAIN_TYPE.test(column.type))
+      throw paramProblem(['fills', i, 'column'], 'server.steps.fillType', { column: column.name, type: column.type });
     if (expected) throw paramProblem(['fills', i, 'value'], 'server.steps.fillValueType', { column: column.name, type: column.type });
     fills.set(column, { method, value: item.value as SqlParam });
   });
@@ -167,7 +173,11 @@ export const fillNullsRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => fillPlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
-    const { columns, fills } = fillPlan(inputs.map((i) => i.columns), params, vars);
+    const { columns, fills } = fillPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const bound: SqlParam[] = [];
     const replaced = new Map<Column, string>();
     for (const [column, fill] of fills) {
@@ -214,7 +224,11 @@ export const sampleRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => samplePlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
-    const { method, size, rows, percent, every, seed } = samplePlan(inputs.map((i) => i.columns), params, vars);
+    const { method, size, rows, percent, every, seed } = samplePlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const from = `${withPositions(inputs[0].table)}`;
     if (method === 'every_nth') {
       return { sql: `SELECT * EXCLUDE (${POS}) FROM ${from} WHERE (${POS} - 1) % $1 = 0 ORDER BY ${POS}`, params: [every] };
@@ -244,9 +258,11 @@ function pivotPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
     throw paramProblem(['value_column'], 'server.steps.notNumeric', { column: valueColumn.name, type: valueColumn.type, operation: fn });
   }
   const values = params.values;
-  if (!Array.isArray(values) || !values.length || values.length > MAX_PIVOT_VALUES) throw paramProblem(['values'], 'server.steps.pivotValues', { limit: MAX_PIVOT_VALUES });
+  if (!Array.isArray(values) || !values.length || values.length > MAX_PIVOT_VALUES)
+    throw paramProblem(['values'], 'server.steps.pivotValues', { limit: MAX_PIVOT_VALUES });
   const texts = values.map((v: unknown, i) => {
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw paramProblem(['values', i], 'server.steps.pivotValues', { limit: MAX_PIVOT_VALUES });
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+      throw paramProblem(['values', i], 'server.steps.pivotValues', { limit: MAX_PIVOT_VALUES });
     return newColumnName(String(v), ['values', i]);
   });
   const type = fn === 'count' ? 'BIGINT' : fn === 'avg' ? 'DOUBLE' : fn === 'sum' ? sumType(valueColumn.type) : valueColumn.type;
@@ -258,7 +274,14 @@ function pivotPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
 }
 
 /** As aggregate's sums: integers BIGINT (Parquet has no HUGEINT), decimals DECIMAL(38,s), else DOUBLE. */
-const sumType = (type: string) => (/^U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?$/i.test(type) ? 'BIGINT' : /^DECIMAL\((\d+),\s*(\d+)\)$/i.test(type) ? type.replace(/^DECIMAL\(\d+/i, 'DECIMAL(38') : type === 'UNKNOWN' ? 'UNKNOWN' : 'DOUBLE');
+const sumType = (type: string) =>
+  /^U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?$/i.test(type)
+    ? 'BIGINT'
+    : /^DECIMAL\((\d+),\s*(\d+)\)$/i.test(type)
+      ? type.replace(/^DECIMAL\(\d+/i, 'DECIMAL(38')
+      : type === 'UNKNOWN'
+        ? 'UNKNOWN'
+        : 'DOUBLE';
 
 /**
  * One row per distinct combination of the index columns; one column per listed value of the pivot
@@ -273,7 +296,11 @@ export const pivotRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => pivotPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { index, pivotColumn, valueColumn, fn, texts, out } = pivotPlan(inputs.map((i) => i.columns), params, vars);
+    const { index, pivotColumn, valueColumn, fn, texts, out } = pivotPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const v = q(valueColumn.name);
     const p = `CAST(${q(pivotColumn.name)} AS VARCHAR)`;
     const summaries = texts.map((_, i) => {
@@ -285,7 +312,9 @@ export const pivotRunner: SqlRunner = {
       return cast(`${fn}(${v}) ${filter}`);
     });
     const text = (c: Column) => `CAST(${q(c.name)} AS VARCHAR)`;
-    const key = index.length ? index.map((c) => `CASE WHEN ${q(c.name)} IS NULL THEN '~' ELSE length(${text(c)}) || ':' || ${text(c)} END`).join(` || '|' || `) : `''`;
+    const key = index.length
+      ? index.map((c) => `CASE WHEN ${q(c.name)} IS NULL THEN '~' ELSE length(${text(c)}) || ':' || ${text(c)} END`).join(` || '|' || `)
+      : `''`;
     const hash = q('__stepwise_hash');
     const inner = [`md5(${key}) AS ${hash}`, ...index.map((c) => q(c.name)), ...summaries.map((s, i) => `${s} AS ${q(texts[i])}`)].join(', ');
     const groupBy = index.length ? ` GROUP BY ${index.map((c) => q(c.name)).join(', ')}` : '';
@@ -324,7 +353,12 @@ function unpivotPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
   let type = asText ? 'VARCHAR' : listed.some((c) => c.type === 'UNKNOWN') ? 'UNKNOWN' : sharedType(listed.map((c) => c.type));
   if (!type) {
     const other = listed.find((c) => sharedType([listed[0].type, c.type]) === null)!;
-    throw paramProblem(['columns', listed.indexOf(other)], 'server.steps.unpivotTypes', { column: listed[0].name, type: listed[0].type, other: other.name, otherType: other.type });
+    throw paramProblem(['columns', listed.indexOf(other)], 'server.steps.unpivotTypes', {
+      column: listed[0].name,
+      type: listed[0].type,
+      other: other.name,
+      otherType: other.type,
+    });
   }
   // A nested or unusual type is kept only when every column has it (no CAST to it is written).
   if (type !== 'UNKNOWN' && !PLAIN_TYPE.test(type) && listed.some((c) => c.type !== type)) type = 'VARCHAR';
@@ -348,7 +382,11 @@ export const unpivotRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => unpivotPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { listed, kept, nameColumn, valueColumn, type } = unpivotPlan(inputs.map((i) => i.columns), params, vars);
+    const { listed, kept, nameColumn, valueColumn, type } = unpivotPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const which = q('__stepwise_which');
     const parts = listed.map((c, i) => {
       const value = c.type === type || type === 'UNKNOWN' ? q(c.name) : `CAST(${q(c.name)} AS ${type})`;
@@ -364,7 +402,8 @@ function splitPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
   const columns = one(inputs);
   const params = resolveParams('split_to_rows', stored, vars);
   const column = dataColumn(columns, params.column, ['column']);
-  if (!['text', 'unknown'].includes(typeCategory(column.type))) throw paramProblem(['column'], 'server.steps.notText', { column: column.name, type: column.type, operation: 'split' });
+  if (!['text', 'unknown'].includes(typeCategory(column.type)))
+    throw paramProblem(['column'], 'server.steps.notText', { column: column.name, type: column.type, operation: 'split' });
   const delimiter = textParam(params, 'delimiter', 1, 100);
   const trim = booleanParam(params, 'trim');
   const dropEmpty = booleanParam(params, 'drop_empty');
@@ -389,7 +428,11 @@ export const splitToRowsRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => splitPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { columns, column, delimiter, trim, dropEmpty, position } = splitPlan(inputs.map((i) => i.columns), params, vars);
+    const { columns, column, delimiter, trim, dropEmpty, position } = splitPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const [part, at] = [q('__stepwise_part'), q('__stepwise_at')];
     const c = q(column.name);
     const parts = `CASE WHEN ${c} IS NULL THEN [NULL] ELSE string_split(CAST(${c} AS VARCHAR), $1) END`;
@@ -438,7 +481,8 @@ function regexPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
   const columns = one(inputs);
   const params = resolveParams('regex_extract', stored, vars);
   const column = dataColumn(columns, params.column, ['column']);
-  if (!['text', 'unknown'].includes(typeCategory(column.type))) throw paramProblem(['column'], 'server.steps.notText', { column: column.name, type: column.type, operation: 'regex' });
+  if (!['text', 'unknown'].includes(typeCategory(column.type)))
+    throw paramProblem(['column'], 'server.steps.notText', { column: column.name, type: column.type, operation: 'regex' });
   const pattern = textParam(params, 'pattern', 1, MAX_PATTERN);
   const mode = enumParam(params, 'mode', ['extract', 'matches']);
   let added: { column: Column; group: number; loc: Loc }[];
@@ -449,10 +493,15 @@ function regexPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
     added = objectList(params, 'groups', 10).map((item, i) => {
       let group = item.group;
       if (typeof group === 'string') {
-        if (!named.has(group)) throw paramProblem(['groups', i, 'group'], 'server.steps.regexGroupName', { name: group.slice(0, 100), names: [...named.keys()].join(', ') || '(none)' });
+        if (!named.has(group))
+          throw paramProblem(['groups', i, 'group'], 'server.steps.regexGroupName', {
+            name: group.slice(0, 100),
+            names: [...named.keys()].join(', ') || '(none)',
+          });
         group = named.get(group)!;
       }
-      if (typeof group !== 'number' || !Number.isInteger(group) || group < 0 || group > 9) throw paramProblem(['groups', i, 'group'], 'server.steps.regexGroup');
+      if (typeof group !== 'number' || !Number.isInteger(group) || group < 0 || group > 9)
+        throw paramProblem(['groups', i, 'group'], 'server.steps.regexGroup');
       return { column: { name: newColumnName(item.as, ['groups', i, 'as']), type: 'VARCHAR' }, group, loc: ['groups', i, 'as'] };
     });
   }
@@ -472,15 +521,24 @@ export const regexExtractRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => regexPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { columns, column, pattern, added } = regexPlan(inputs.map((i) => i.columns), params, vars);
+    const { columns, column, pattern, added } = regexPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const c = `CAST(${q(column.name)} AS VARCHAR)`;
     const list = added.map(({ column: out, group }) =>
-      group < 0 ? `regexp_matches(${c}, $1) AS ${q(out.name)}` : `CASE WHEN regexp_matches(${c}, $1) THEN regexp_extract(${c}, $1, ${group}) END AS ${q(out.name)}`,
+      group < 0
+        ? `regexp_matches(${c}, $1) AS ${q(out.name)}`
+        : `CASE WHEN regexp_matches(${c}, $1) THEN regexp_extract(${c}, $1, ${group}) END AS ${q(out.name)}`,
     );
     return { sql: `SELECT ${[...columns.map((k) => q(k.name)), ...list].join(', ')} FROM ${inputs[0].table}`, params: [pattern] };
   },
   // Reading text with a pattern fails only when RE2 cannot compile it ("Invalid Input Error: missing ): (").
-  paramFailure: (reason) => (reason.startsWith('Invalid Input Error: ') ? paramProblem(['pattern'], 'server.steps.badPattern', { reason: reason.slice('Invalid Input Error: '.length) }) : null),
+  paramFailure: (reason) =>
+    reason.startsWith('Invalid Input Error: ')
+      ? paramProblem(['pattern'], 'server.steps.badPattern', { reason: reason.slice('Invalid Input Error: '.length) })
+      : null,
 };
 
 // ---------- parse json ----------
@@ -493,13 +551,16 @@ function jsonPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
   const columns = one(inputs);
   const params = resolveParams('parse_json', stored, vars);
   const column = dataColumn(columns, params.column, ['column']);
-  if (!['text', 'unknown'].includes(typeCategory(column.type))) throw paramProblem(['column'], 'server.steps.notText', { column: column.name, type: column.type, operation: 'JSON' });
+  if (!['text', 'unknown'].includes(typeCategory(column.type)))
+    throw paramProblem(['column'], 'server.steps.notText', { column: column.name, type: column.type, operation: 'JSON' });
   const onInvalid = enumParam(params, 'on_invalid', ['null', 'fail']);
   const paths = objectList(params, 'paths', 100).map((item, i) => {
     const path = item.path;
-    if (typeof path !== 'string' || path.length > 500 || !JSON_PATH.test(path)) throw paramProblem(['paths', i, 'path'], 'server.steps.jsonPath', { path: String(path ?? '').slice(0, 100) });
+    if (typeof path !== 'string' || path.length > 500 || !JSON_PATH.test(path))
+      throw paramProblem(['paths', i, 'path'], 'server.steps.jsonPath', { path: String(path ?? '').slice(0, 100) });
     const type = item.type ?? 'text';
-    if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(JSON_TYPES, type)) throw paramProblem(['paths', i, 'type'], 'server.steps.castType', { type: String(type), types: Object.keys(JSON_TYPES).join(', ') });
+    if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(JSON_TYPES, type))
+      throw paramProblem(['paths', i, 'type'], 'server.steps.castType', { type: String(type), types: Object.keys(JSON_TYPES).join(', ') });
     return { path, column: { name: newColumnName(item.as, ['paths', i, 'as']), type: JSON_TYPES[type] }, loc: ['paths', i, 'as'] as Loc };
   });
   return { columns, column, onInvalid, paths, out: appended(columns, paths) };
@@ -517,7 +578,11 @@ export const parseJsonRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => jsonPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { columns, column, onInvalid, paths } = jsonPlan(inputs.map((i) => i.columns), params, vars);
+    const { columns, column, onInvalid, paths } = jsonPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const c = `CAST(${q(column.name)} AS VARCHAR)`;
     const cast = onInvalid === 'null' ? 'TRY_CAST' : 'CAST';
     const list = paths.map(({ column: out }, i) => {
@@ -579,7 +644,11 @@ export const datePartsRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => datePartsPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { columns, column, format, parts } = datePartsPlan(inputs.map((i) => i.columns), params, vars);
+    const { columns, column, format, parts } = datePartsPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const d = format ? `try_strptime(${q(column.name)}, $1)` : q(column.name);
     const list = parts.map((p) => `${DATE_PARTS[p.part].sql(d)} AS ${q(p.column.name)}`);
     return { sql: `SELECT ${[...columns.map((k) => q(k.name)), ...list].join(', ')} FROM ${inputs[0].table}`, params: format ? [format] : [] };
@@ -608,7 +677,11 @@ export const reorderColumnsRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: reorderPlan,
   toSql(inputs, params, vars) {
-    const out = reorderPlan(inputs.map((i) => i.columns), params, vars);
+    const out = reorderPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     return { sql: `SELECT ${out.map((c) => q(c.name)).join(', ')} FROM ${inputs[0].table}`, params: [] };
   },
 };
@@ -625,4 +698,3 @@ export const reshapeRunners: SqlRunner[] = [
   datePartsRunner,
   reorderColumnsRunner,
 ];
-

@@ -20,8 +20,11 @@ describe('filter', () => {
   });
 
   it('matches unicode text, binds variables and text as values', async () => {
-    expect(names((await output('filter', [people], { condition: "city = '北京' OR name = {{var.who}}" }, { who: "O'Brien" })).rows)).toEqual(['李雷', "O'Brien"]);
-    expect(names((await output('filter', [people], { condition: 'lower(trim(name)) = \'ada\' AND "CITY" ILIKE \'lon%\'' })).rows)).toEqual(['Ada', ' ada ']);
+    expect(names((await output('filter', [people], { condition: "city = '北京' OR name = {{var.who}}" }, { who: "O'Brien" })).rows)).toEqual([
+      '李雷',
+      "O'Brien",
+    ]);
+    expect(names((await output('filter', [people], { condition: "lower(trim(name)) = 'ada' AND \"CITY\" ILIKE 'lon%'" })).rows)).toEqual(['Ada', ' ada ']);
   });
 
   it('passes an empty input through as an empty dataset with the same columns', async () => {
@@ -36,7 +39,7 @@ describe('filter', () => {
     ]);
   });
 
-  it('says so in the reader\'s language', () => {
+  it("says so in the reader's language", () => {
     const values = { column: 'agee', columns: 'name, city, age, score' };
     expect(translate('en', 'server.steps.unknownColumn', values)).toBe('Column “agee” does not exist; the input has name, city, age, score.');
     expect(translate('zh-CN', 'server.steps.unknownColumn', values)).toBe('列“agee”不存在；输入中的列有：name, city, age, score。');
@@ -46,13 +49,16 @@ describe('filter', () => {
     expect(await refused('filter', [people], { condition: 'name > 5' })).toEqual([
       { key: 'server.steps.notComparable', loc: ['condition'], values: { column: 'name', type: 'VARCHAR', operation: '>', other: 'INTEGER' } },
     ]);
-    expect((await refused('filter', [people], { condition: 'city AND age > 1' }))[0]).toMatchObject({ key: 'server.steps.notBoolean', values: { column: 'city' } });
+    expect((await refused('filter', [people], { condition: 'city AND age > 1' }))[0]).toMatchObject({
+      key: 'server.steps.notBoolean',
+      values: { column: 'city' },
+    });
     expect((await refused('filter', [people], { condition: 'score * 2' }))[0]).toMatchObject({ key: 'server.steps.conditionNotBoolean' });
   });
 
   it('refuses injection attempts before any SQL runs', async () => {
     const keys = async (condition: string) => (await refused('filter', [people], { condition })).map((p) => [p.key, p.loc]);
-    expect(await keys("age > 1; DROP TABLE users")).toEqual([['server.expressions.semicolon', ['condition']]]);
+    expect(await keys('age > 1; DROP TABLE users')).toEqual([['server.expressions.semicolon', ['condition']]]);
     expect(await keys('age IN (SELECT 1)')).toEqual([['server.expressions.statement', ['condition']]]);
     expect(await keys("read_csv('/etc/passwd') IS NULL")).toEqual([['server.expressions.unknownFunction', ['condition']]]);
     expect(await keys('age > 1 -- comment')).toEqual([['server.expressions.comment', ['condition']]]);
@@ -79,8 +85,15 @@ describe('select_columns', () => {
   });
 
   it('refuses unknown columns and dropping `_id`', async () => {
-    expect((await refused('select_columns', [people], { columns: ['name', 'town'] }))[0]).toMatchObject({ key: 'server.steps.unknownColumn', loc: ['columns', 1], values: { column: 'town' } });
-    expect((await refused('select_columns', [people], { columns: ['_id'], mode: 'drop' }))[0]).toMatchObject({ key: 'server.steps.recordIdColumn', loc: ['columns', 0] });
+    expect((await refused('select_columns', [people], { columns: ['name', 'town'] }))[0]).toMatchObject({
+      key: 'server.steps.unknownColumn',
+      loc: ['columns', 1],
+      values: { column: 'town' },
+    });
+    expect((await refused('select_columns', [people], { columns: ['_id'], mode: 'drop' }))[0]).toMatchObject({
+      key: 'server.steps.recordIdColumn',
+      loc: ['columns', 0],
+    });
   });
 });
 
@@ -93,8 +106,14 @@ describe('rename_columns', () => {
   });
 
   it('refuses a clash, an unknown column and the record id', async () => {
-    expect((await refused('rename_columns', [people], { mapping: { city: 'NAME' } }))[0]).toMatchObject({ key: 'server.steps.duplicateOutput', values: { column: 'NAME' } });
-    expect((await refused('rename_columns', [people], { mapping: { town: 'x' } }))[0]).toMatchObject({ key: 'server.steps.unknownColumn', loc: ['mapping', 'town'] });
+    expect((await refused('rename_columns', [people], { mapping: { city: 'NAME' } }))[0]).toMatchObject({
+      key: 'server.steps.duplicateOutput',
+      values: { column: 'NAME' },
+    });
+    expect((await refused('rename_columns', [people], { mapping: { town: 'x' } }))[0]).toMatchObject({
+      key: 'server.steps.unknownColumn',
+      loc: ['mapping', 'town'],
+    });
     expect((await refused('rename_columns', [people], { mapping: { name: '_ID' } }))[0]).toMatchObject({ key: 'server.steps.recordIdColumn' });
   });
 });
@@ -135,12 +154,15 @@ describe('add_column', () => {
       ['-age', 'BIGINT'],
     ];
     for (const [expression, type] of formulas) {
-      expect([expression, runner('add_column').outputColumns([people.columns], { new_column: 'x', expression }).at(-1)]).toEqual([expression, { name: 'x', type }]);
+      expect([expression, runner('add_column').outputColumns([people.columns], { new_column: 'x', expression }).at(-1)]).toEqual([
+        expression,
+        { name: 'x', type },
+      ]);
       await output('add_column', [people], { new_column: 'x', expression });
     }
   });
 
-  it('fails as a step failure, with DuckDB\'s reason, when the data does not fit the formula', async () => {
+  it("fails as a step failure, with DuckDB's reason, when the data does not fit the formula", async () => {
     const err = await run('add_column', [people], { new_column: 'n', expression: 'CAST(name AS INTEGER)' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepRunFailed);
     expect((err as StepRunFailed).messageKey).toBe('server.steps.runFailed');
@@ -151,7 +173,10 @@ describe('add_column', () => {
     expect(await refused('add_column', [people], { new_column: 'x', expression: 'city * 2' })).toEqual([
       { key: 'server.steps.notNumeric', loc: ['expression'], values: { column: 'city', type: 'VARCHAR', operation: '*' } },
     ]);
-    expect((await refused('add_column', [people], { new_column: '_id', expression: '1' }))[0]).toMatchObject({ key: 'server.steps.recordIdColumn', loc: ['new_column'] });
+    expect((await refused('add_column', [people], { new_column: '_id', expression: '1' }))[0]).toMatchObject({
+      key: 'server.steps.recordIdColumn',
+      loc: ['new_column'],
+    });
   });
 });
 
@@ -247,26 +272,45 @@ describe('aggregate', () => {
     expect(await refused('aggregate', [people], { aggregations: [{ column: 'city', function: 'sum', as: 's' }] })).toEqual([
       { key: 'server.steps.notNumeric', loc: ['aggregations', 0, 'column'], values: { column: 'city', type: 'VARCHAR', operation: 'sum' } },
     ]);
-    expect((await refused('aggregate', [people], { aggregations: [{ column: 'age', function: 'max', as: 'a"\0' }] }))[0]).toMatchObject({ key: 'server.steps.columnName', loc: ['aggregations', 0, 'as'] });
-    expect((await refused('aggregate', [people], { aggregations: [{ column: 'age', function: 'median' }] }))[0]).toMatchObject({ key: 'server.steps.aggregateFunction', loc: ['aggregations', 0, 'function'] });
-    expect((await refused('aggregate', [people], { group_by: ['n'], aggregations: [{ column: '*', function: 'count', as: 'N' }] }))[0]).toMatchObject({ key: 'server.steps.unknownColumn', loc: ['group_by', 0] });
-    expect((await refused('aggregate', [people], { group_by: ['age'], aggregations: [{ column: '*', function: 'count', as: 'AGE' }] }))[0]).toMatchObject({ key: 'server.steps.duplicateOutput' });
+    expect((await refused('aggregate', [people], { aggregations: [{ column: 'age', function: 'max', as: 'a"\0' }] }))[0]).toMatchObject({
+      key: 'server.steps.columnName',
+      loc: ['aggregations', 0, 'as'],
+    });
+    expect((await refused('aggregate', [people], { aggregations: [{ column: 'age', function: 'median' }] }))[0]).toMatchObject({
+      key: 'server.steps.aggregateFunction',
+      loc: ['aggregations', 0, 'function'],
+    });
+    expect((await refused('aggregate', [people], { group_by: ['n'], aggregations: [{ column: '*', function: 'count', as: 'N' }] }))[0]).toMatchObject({
+      key: 'server.steps.unknownColumn',
+      loc: ['group_by', 0],
+    });
+    expect((await refused('aggregate', [people], { group_by: ['age'], aggregations: [{ column: '*', function: 'count', as: 'AGE' }] }))[0]).toMatchObject({
+      key: 'server.steps.duplicateOutput',
+    });
   });
 });
 
 describe('join', () => {
   let cities: DatasetMetadata;
   beforeAll(async () => {
-    cities = await store('Cities', [{ name: 'city', type: 'VARCHAR' }, { name: 'country', type: 'VARCHAR' }, { name: 'name', type: 'VARCHAR' }], [
-      { city: 'London', country: 'UK', name: 'Greater London' },
-      { city: '北京', country: '中国', name: '北京市' },
-      { city: 'London', country: 'UK (again)', name: 'City of London' },
-      { city: 'Paris', country: 'FR', name: 'Paris' },
-      { city: null, country: 'nowhere', name: null },
-    ]);
+    cities = await store(
+      'Cities',
+      [
+        { name: 'city', type: 'VARCHAR' },
+        { name: 'country', type: 'VARCHAR' },
+        { name: 'name', type: 'VARCHAR' },
+      ],
+      [
+        { city: 'London', country: 'UK', name: 'Greater London' },
+        { city: '北京', country: '中国', name: '北京市' },
+        { city: 'London', country: 'UK (again)', name: 'City of London' },
+        { city: 'Paris', country: 'FR', name: 'Paris' },
+        { city: null, country: 'nowhere', name: null },
+      ],
+    );
   });
 
-  it('inner: matching rows, clashing names suffixed, the first table\'s ids (repeats get new ones)', async () => {
+  it("inner: matching rows, clashing names suffixed, the first table's ids (repeats get new ones)", async () => {
     const { meta, rows, ids } = await output('join', [people, cities], { left_on: ['city'], right_on: ['city'] });
     expect(meta.columns.map((c) => c.name)).toEqual(['_id', 'name', 'city', 'age', 'score', 'city_right', 'country', 'name_right']);
     expect(rows.map((r) => [r.name, r.country])).toEqual([
@@ -298,16 +342,33 @@ describe('join', () => {
     expect(await refused('join', [people, cities], { left_on: ['age'], right_on: ['city'] })).toEqual([
       { key: 'server.steps.joinKeyTypes', loc: ['right_on', 0], values: { left: 'age', leftType: 'BIGINT', right: 'city', rightType: 'VARCHAR' } },
     ]);
-    expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['town'] }))[0]).toMatchObject({ key: 'server.steps.unknownColumn', loc: ['right_on', 0] });
-    expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['city'], suffix: '' }))[0]).toMatchObject({ key: 'server.steps.duplicateOutput', loc: ['suffix'] });
-    expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['city'], suffix: '"\0' }))[0]).toMatchObject({ key: 'server.params.string', loc: ['suffix'] });
+    expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['town'] }))[0]).toMatchObject({
+      key: 'server.steps.unknownColumn',
+      loc: ['right_on', 0],
+    });
+    expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['city'], suffix: '' }))[0]).toMatchObject({
+      key: 'server.steps.duplicateOutput',
+      loc: ['suffix'],
+    });
+    expect((await refused('join', [people, cities], { left_on: ['city'], right_on: ['city'], suffix: '"\0' }))[0]).toMatchObject({
+      key: 'server.params.string',
+      loc: ['suffix'],
+    });
   });
 });
 
 describe('union', () => {
   let more: DatasetMetadata;
   beforeAll(async () => {
-    more = await store('More', [{ name: 'Name', type: 'VARCHAR' }, { name: 'age', type: 'DOUBLE' }, { name: 'email', type: 'VARCHAR' }], [{ Name: 'Zoë', age: 30.5, email: 'z@example.com' }]);
+    more = await store(
+      'More',
+      [
+        { name: 'Name', type: 'VARCHAR' },
+        { name: 'age', type: 'DOUBLE' },
+        { name: 'email', type: 'VARCHAR' },
+      ],
+      [{ Name: 'Zoë', age: 30.5, email: 'z@example.com' }],
+    );
   });
 
   it('stacks by name: missing columns NULL, types widened, ids kept, a source column', async () => {
@@ -326,7 +387,7 @@ describe('union', () => {
     expect(ids.slice(0, 6)).toEqual(Object.values(peopleIds));
   });
 
-  it('stacks by position under the first input\'s names; text with numbers becomes text', async () => {
+  it("stacks by position under the first input's names; text with numbers becomes text", async () => {
     const { meta, rows } = await output('union', [people, more], { match_by: 'position' });
     expect(meta.columns.map((c) => [c.name, c.type])).toEqual([
       ['_id', 'VARCHAR'],
@@ -354,16 +415,26 @@ describe('union', () => {
 
 describe('a chained pipeline', () => {
   it('import → filter → add_column → aggregate → sort gives exactly the expected rows', async () => {
-    const orders = await store('Orders', [{ name: 'customer', type: 'VARCHAR' }, { name: 'country', type: 'VARCHAR' }, { name: 'qty', type: 'BIGINT' }, { name: 'price', type: 'DOUBLE' }, { name: 'status', type: 'VARCHAR' }], [
-      { customer: 'Ada', country: 'UK', qty: 2, price: 10, status: 'paid' },
-      { customer: 'Jörg', country: 'DE', qty: 1, price: 99.5, status: 'paid' },
-      { customer: '王芳', country: 'CN', qty: 3, price: 5, status: 'paid' },
-      { customer: 'Ada', country: 'UK', qty: 1, price: 20, status: 'refunded' },
-      { customer: 'Ben', country: 'UK', qty: null, price: 7, status: 'paid' },
-      { customer: 'Lena', country: 'DE', qty: 4, price: 2.5, status: 'paid' },
-      { customer: 'X', country: null, qty: 1, price: 1, status: null },
-    ]);
-    const paid = await run('filter', [orders], { condition: "status = {{var.status}}" }, { status: 'paid' });
+    const orders = await store(
+      'Orders',
+      [
+        { name: 'customer', type: 'VARCHAR' },
+        { name: 'country', type: 'VARCHAR' },
+        { name: 'qty', type: 'BIGINT' },
+        { name: 'price', type: 'DOUBLE' },
+        { name: 'status', type: 'VARCHAR' },
+      ],
+      [
+        { customer: 'Ada', country: 'UK', qty: 2, price: 10, status: 'paid' },
+        { customer: 'Jörg', country: 'DE', qty: 1, price: 99.5, status: 'paid' },
+        { customer: '王芳', country: 'CN', qty: 3, price: 5, status: 'paid' },
+        { customer: 'Ada', country: 'UK', qty: 1, price: 20, status: 'refunded' },
+        { customer: 'Ben', country: 'UK', qty: null, price: 7, status: 'paid' },
+        { customer: 'Lena', country: 'DE', qty: 4, price: 2.5, status: 'paid' },
+        { customer: 'X', country: null, qty: 1, price: 1, status: null },
+      ],
+    );
+    const paid = await run('filter', [orders], { condition: 'status = {{var.status}}' }, { status: 'paid' });
     const withTotal = await run('add_column', [paid], { new_column: 'total', expression: 'coalesce(qty, 0) * price' });
     const byCountry = await run('aggregate', [withTotal], {
       group_by: ['country'],

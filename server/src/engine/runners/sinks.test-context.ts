@@ -24,7 +24,14 @@ export interface SinkTestContext {
  * `scratchDir` must be among DuckDB's allowed directories (under the datasets' temporary folder,
  * `<DATA_DIR>/tmp/datasets/…`), as the engine's is; `dir` holds the saved files.
  */
-export function sinkTestContext(options: { datasets: Datasets; http: OutboundHttpClient; dir: string; scratchDir: string; vars?: Vars; stepRunId?: string }): SinkTestContext {
+export function sinkTestContext(options: {
+  datasets: Datasets;
+  http: OutboundHttpClient;
+  dir: string;
+  scratchDir: string;
+  vars?: Vars;
+  stepRunId?: string;
+}): SinkTestContext {
   const { scratchDir } = options;
   const filesDir = path.join(options.dir, 'files');
   fs.mkdirSync(scratchDir, { recursive: true });

@@ -134,7 +134,7 @@ async function failure(promise: Promise<unknown>): Promise<DomainError | Validat
 const messageOf = (err: DomainError) => translate('en', err.messageKey, err.values);
 
 describe('the sinks pass their input on', () => {
-  it('answer the input\'s columns unchanged, `_id` included', () => {
+  it("answer the input's columns unchanged, `_id` included", () => {
     const input = [{ name: '_id', type: 'VARCHAR' }, ...columns];
     for (const [id, params] of [
       ['export_csv', {}],
@@ -166,9 +166,17 @@ describe('file names', () => {
   it('refuse slashes, control characters, over-long names and unknown variables at ["file_name"]', async () => {
     const cases: [ParamValues, Vars, string][] = [
       [{ file_name: '../etc/passwd' }, {}, '“../etc/passwd” cannot be a file name: give 1 to 255 characters, without “/”, “\\” or control characters.'],
-      [{ file_name: '{{var.sub}}.csv' }, { sub: 'a\\b' }, '“a\\b.csv” cannot be a file name: give 1 to 255 characters, without “/”, “\\” or control characters.'],
+      [
+        { file_name: '{{var.sub}}.csv' },
+        { sub: 'a\\b' },
+        '“a\\b.csv” cannot be a file name: give 1 to 255 characters, without “/”, “\\” or control characters.',
+      ],
       [{ file_name: 'a\tb.csv' }, {}, '“a\tb.csv” cannot be a file name: give 1 to 255 characters, without “/”, “\\” or control characters.'],
-      [{ file_name: `{{var.long}}.csv` }, { long: 'x'.repeat(252) }, `“${'x'.repeat(64)}…” cannot be a file name: give 1 to 255 characters, without “/”, “\\” or control characters.`],
+      [
+        { file_name: `{{var.long}}.csv` },
+        { long: 'x'.repeat(252) },
+        `“${'x'.repeat(64)}…” cannot be a file name: give 1 to 255 characters, without “/”, “\\” or control characters.`,
+      ],
       [{ file_name: 'report-{{var.missing}}.csv' }, {}, '“{{var.missing}}” has no value here: only workflow variables can stand for this setting.'],
     ];
     for (const [params, vars, message] of cases) {
@@ -264,7 +272,10 @@ describe('export_file', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(out.saved[0].path);
     const sheet = workbook.worksheets[0];
-    const values = sheet.getSheetValues().slice(1).map((row) => (row as ExcelJS.CellValue[]).slice(1));
+    const values = sheet
+      .getSheetValues()
+      .slice(1)
+      .map((row) => (row as ExcelJS.CellValue[]).slice(1));
     const ids = (await datasets.records(people, { page: 1, pageSize: 10 })).items.map((r) => r._id);
     expect(values[0]).toEqual(['_id', 'name', 'note', 'amount', 'count', 'day', 'at']);
     expect(values[1]).toEqual([ids[0], 'Ada', 'plain', 9.5, 3, new Date('2024-01-15T00:00:00Z'), new Date('2024-01-15T12:34:56Z')]);
@@ -362,8 +373,12 @@ describe('webhook', () => {
       return [];
     };
     expect(check({ url: 'ftp://example.com/x' })[0][0]).toEqual(['url']);
-    expect(check({ url: 'https://example.com', secret_header: 'Bad Header' })).toEqual([[['secret_header'], '“Bad Header” cannot be a header name: use letters, digits and - only.']]);
-    expect(check({ url: 'https://example.com', records_per_request: 1001 })).toEqual([[['records_per_request'], translate('en', 'server.params.maximum', { limit: 1000 })]]);
+    expect(check({ url: 'https://example.com', secret_header: 'Bad Header' })).toEqual([
+      [['secret_header'], '“Bad Header” cannot be a header name: use letters, digits and - only.'],
+    ]);
+    expect(check({ url: 'https://example.com', records_per_request: 1001 })).toEqual([
+      [['records_per_request'], translate('en', 'server.params.maximum', { limit: 1000 })],
+    ]);
   });
 
   it('stops when the run is cancelled', async () => {

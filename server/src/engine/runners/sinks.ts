@@ -124,7 +124,13 @@ async function runCopy(ctx: RunContext, sql: string, params: readonly RecipePara
 }
 
 /** `write` makes a file at a scratch path; it is then saved in the owner's files (moved, so nothing is left behind). */
-async function writeAndSave(ctx: RunContext, name: string, folderId: string | null, extension: string, write: (localPath: string) => Promise<void>): Promise<SavedFile> {
+async function writeAndSave(
+  ctx: RunContext,
+  name: string,
+  folderId: string | null,
+  extension: string,
+  write: (localPath: string) => Promise<void>,
+): Promise<SavedFile> {
   const localPath = path.join(ctx.files.scratchDir, `${ctx.stepRunId}-${randomUUID()}.${extension}`);
   try {
     await write(localPath);
@@ -140,7 +146,12 @@ async function writeAndSave(ctx: RunContext, name: string, folderId: string | nu
  * `$n` take: a stored snapshot's Parquet file, or a deferred dataset's recipe, computed in the same
  * streaming query as the export (datasets/recipe.ts).
  */
-async function withInputFile<T>(ctx: RunContext, input: DatasetMetadata, work: (scan: string, params: RecipeParam[]) => Promise<T>, withoutIds = false): Promise<T> {
+async function withInputFile<T>(
+  ctx: RunContext,
+  input: DatasetMetadata,
+  work: (scan: string, params: RecipeParam[]) => Promise<T>,
+  withoutIds = false,
+): Promise<T> {
   const relation = ctx.datasets.relationOf(input);
   // A file without `_id` reads the deferred rows without computing their ids (Relation.bare).
   if (withoutIds && relation.bare) return ctx.datasets.withRelation({ sql: relation.bare.sql, params: relation.bare.params, leaves: relation.leaves }, work);
@@ -195,14 +206,17 @@ export const exportCsvRunner: SinkRunner = {
     ctx.progress({ done: 0, total: knownCount(input), phase: 'writing' });
     let records = 0;
     const file = await writeAndSave(ctx, plan.name!, plan.folderId, 'csv', async (target) => {
-      records = await withInputFile(ctx, input, (scan, bound) =>
-        // DuckDB quotes a value only when it must (delimiter, quote, line break), doubling inner
-        // quotes; NULL is an empty field, an empty text `""`, so the two stay apart.
-        runCopy(
-          ctx,
-          `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT csv, DELIMITER ${sqlString(plan.delimiter)}, HEADER ${plan.header}, QUOTE '"', ESCAPE '"')`,
-          bound,
-        ),
+      records = await withInputFile(
+        ctx,
+        input,
+        (scan, bound) =>
+          // DuckDB quotes a value only when it must (delimiter, quote, line break), doubling inner
+          // quotes; NULL is an empty field, an empty text `""`, so the two stay apart.
+          runCopy(
+            ctx,
+            `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT csv, DELIMITER ${sqlString(plan.delimiter)}, HEADER ${plan.header}, QUOTE '"', ESCAPE '"')`,
+            bound,
+          ),
         !fileColumns(input.columns, plan.includeRecordId).some((c) => c.name === RECORD_ID),
       );
     });
@@ -237,8 +251,15 @@ export const exportParquetRunner: SinkRunner = {
     ctx.progress({ done: 0, total: knownCount(input), phase: 'writing' });
     let records = 0;
     const file = await writeAndSave(ctx, plan.name!, plan.folderId, 'parquet', async (target) => {
-      records = await withInputFile(ctx, input, (scan, bound) =>
-        runCopy(ctx, `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION ${plan.compression})`, bound),
+      records = await withInputFile(
+        ctx,
+        input,
+        (scan, bound) =>
+          runCopy(
+            ctx,
+            `COPY (SELECT ${selectList(fileColumns(input.columns, plan.includeRecordId))} FROM ${scan}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION ${plan.compression})`,
+            bound,
+          ),
         !fileColumns(input.columns, plan.includeRecordId).some((c) => c.name === RECORD_ID),
       );
     });
@@ -410,7 +431,8 @@ export const webhookRunner: SinkRunner = {
             ...WEBHOOK_RETRIES,
             // A webhook POST is meant to be delivered at least once; the delivery id dedupes.
             retryNonIdempotent: true,
-            onRetry: ({ attempt, delayMs, reason }) => ctx.log(`Webhook request ${request}: attempt ${attempt} failed (${reason}), retrying in ${Math.round(delayMs)} ms`),
+            onRetry: ({ attempt, delayMs, reason }) =>
+              ctx.log(`Webhook request ${request}: attempt ${attempt} failed (${reason}), retrying in ${Math.round(delayMs)} ms`),
           },
         );
       } catch (err) {

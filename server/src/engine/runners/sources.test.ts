@@ -32,10 +32,12 @@ async function run(stepType: string, params: ParamValues, options: { sampleSize?
 
 /** The English text a failed run shows. */
 async function failure(stepType: string, params: ParamValues): Promise<string> {
-  const err = await runner(stepType).run(bed.context(), params).then(
-    () => null,
-    (e: unknown) => e,
-  );
+  const err = await runner(stepType)
+    .run(bed.context(), params)
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   expect(err).toBeInstanceOf(StepRunFailed);
   const e = err as StepRunFailed;
   return translate('en', e.messageKey, e.values);
@@ -117,7 +119,9 @@ describe('import_csv', () => {
     const stop = new AbortController();
     stop.abort();
     const ctx = bed.context({ signal: stop.signal });
-    const err = await runner('import_csv').run(ctx, { file: bed.addFile('stopped.csv', 'a\n1\n') }).catch((e: unknown) => e);
+    const err = await runner('import_csv')
+      .run(ctx, { file: bed.addFile('stopped.csv', 'a\n1\n') })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepRunFailed);
     expect(translate('en', (err as StepRunFailed).messageKey, (err as StepRunFailed).values)).toBe('The step failed while running: The run was stopped');
     await expect(bed.datasets.describe({ id: ctx.output.datasetId, ownerId: bed.ownerId } as DatasetMetadata)).rejects.toThrow();
@@ -125,9 +129,13 @@ describe('import_csv', () => {
 
   it('refuses an unknown delimiter at the param', async () => {
     const file = bed.addFile('x.csv', 'a\n1\n');
-    const err = await runner('import_csv').run(bed.context(), { file, delimiter: 'colon' }).catch((e: unknown) => e);
+    const err = await runner('import_csv')
+      .run(bed.context(), { file, delimiter: 'colon' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepParamsInvalid);
-    expect((err as StepParamsInvalid).problems).toEqual([{ key: 'server.params.enum', loc: ['delimiter'], values: { values: 'auto, comma, semicolon, tab, pipe' } }]);
+    expect((err as StepParamsInvalid).problems).toEqual([
+      { key: 'server.params.enum', loc: ['delimiter'], values: { values: 'auto, comma, semicolon, tab, pipe' } },
+    ]);
   });
 });
 
@@ -139,7 +147,13 @@ async function workbook(build: (wb: ExcelJS.Workbook) => void): Promise<Buffer> 
 
 describe('import_file', () => {
   it('reads a JSON array and JSON lines alike', async () => {
-    const array = bed.addFile('a.json', JSON.stringify([{ id: 1, tags: 'x', ok: true }, { id: 2, tags: 'y', ok: false }]));
+    const array = bed.addFile(
+      'a.json',
+      JSON.stringify([
+        { id: 1, tags: 'x', ok: true },
+        { id: 2, tags: 'y', ok: false },
+      ]),
+    );
     const lines = bed.addFile('a.ndjson', '{"id":1,"tags":"x","ok":true}\n{"id":2,"tags":"y","ok":false}\n');
     const fromArray = await run('import_file', { file: array });
     const fromLines = await run('import_file', { file: lines });
@@ -186,12 +200,16 @@ describe('import_file', () => {
       { order: 1, amount: 9.5, day: '2024-03-01', customer: 'Ada', column_5: 'x' },
       { order: 2, amount: 12, day: '2024-12-31', customer: '李雷', column_5: null },
     ]);
-    expect(await failure('import_file', { file, sheet: 'Nope' })).toBe('The step failed while running: “book.xlsx” has no sheet “Nope”; its sheets are “Notes”, “Orders”');
+    expect(await failure('import_file', { file, sheet: 'Nope' })).toBe(
+      'The step failed while running: “book.xlsx” has no sheet “Nope”; its sheets are “Notes”, “Orders”',
+    );
     expect((await run('import_file', { file })).rows).toEqual([]);
   });
 
   it('fails clearly on ill-formed JSON, a broken workbook and an unknown ending', async () => {
-    expect(await failure('import_file', { file: bed.addFile('bad.json', '{"a": 1,,}') })).toMatch(/^The step failed while running: Could not read “bad.json”: /);
+    expect(await failure('import_file', { file: bed.addFile('bad.json', '{"a": 1,,}') })).toMatch(
+      /^The step failed while running: Could not read “bad.json”: /,
+    );
     expect(await failure('import_file', { file: bed.addFile('bad.xlsx', 'not a zip') })).toBe(
       'The step failed while running: “bad.xlsx” is not a readable Excel (.xlsx) workbook',
     );
@@ -200,7 +218,10 @@ describe('import_file', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepParamsInvalid);
     const p = (err as StepParamsInvalid).problems[0];
-    expect([p.loc, translate('en', p.key, p.values)]).toEqual([['format'], 'The format of “notes.doc” cannot be told from its name: choose it under Format (CSV, TSV, JSON, JSONL, XLSX or Parquet).']);
+    expect([p.loc, translate('en', p.key, p.values)]).toEqual([
+      ['format'],
+      'The format of “notes.doc” cannot be told from its name: choose it under Format (CSV, TSV, JSON, JSONL, XLSX or Parquet).',
+    ]);
   });
 });
 
@@ -221,7 +242,9 @@ describe('import_folder', () => {
     ]);
     expect(all.meta.columns).toEqual(runner('import_folder').outputColumns([], { folder: root, include_content: true }));
 
-    expect((await run('import_folder', { folder: root, pattern: '*.CSV' })).rows).toEqual([{ file_name: 'march.csv', path: '2024/march.csv', type: 'csv', size: 4 }]);
+    expect((await run('import_folder', { folder: root, pattern: '*.CSV' })).rows).toEqual([
+      { file_name: 'march.csv', path: '2024/march.csv', type: 'csv', size: 4 },
+    ]);
     expect((await run('import_folder', { folder: root, recursive: false })).rows.map((r) => r.path)).toEqual(['summary.md']);
     expect((await run('import_folder', { folder: root }, { sampleSize: 1 })).rows).toHaveLength(1);
   });
@@ -331,7 +354,9 @@ describe('import_folder', () => {
       const stop = new AbortController();
       stop.abort();
       const ctx = bed.context({ signal: stop.signal });
-      const err = await runner('import_folder').run(ctx, { folder: salesFolder(), read: 'records' }).catch((e: unknown) => e);
+      const err = await runner('import_folder')
+        .run(ctx, { folder: salesFolder(), read: 'records' })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StepRunFailed);
       expect(translate('en', (err as StepRunFailed).messageKey, (err as StepRunFailed).values)).toBe('The step failed while running: The run was stopped');
       expect(fs.readdirSync(ctx.files.scratchDir)).toEqual([]);
@@ -346,7 +371,9 @@ describe('import_folder', () => {
         { name: 'file_name', type: 'VARCHAR' },
       ]);
       expect(rows).toEqual([]);
-      expect(paramProblems(() => runner('import_folder').outputColumns([], { folder: root, read: 'rows' }))).toEqual([{ loc: ['read'], msg: 'Must be one of: files, records' }]);
+      expect(paramProblems(() => runner('import_folder').outputColumns([], { folder: root, read: 'rows' }))).toEqual([
+        { loc: ['read'], msg: 'Must be one of: files, records' },
+      ]);
     });
   });
 });
@@ -360,7 +387,9 @@ describe('import_dataset', () => {
     const ids = async (meta: DatasetMetadata) => (await bed.datasets.records(meta, { page: 1, pageSize: 10 })).items.map((r) => r._id);
     expect(await ids(copy)).toEqual((await ids(source.meta)).slice(0, 2));
     expect(copy.columns).toEqual(source.meta.columns);
-    expect(await failure('import_dataset', { dataset: 'someone-elses' })).toBe('The step failed while running: The dataset someone-elses is not among your datasets');
+    expect(await failure('import_dataset', { dataset: 'someone-elses' })).toBe(
+      'The step failed while running: The dataset someone-elses is not among your datasets',
+    );
   });
 });
 
@@ -376,11 +405,7 @@ describe('table_input', () => {
   it('writes typed rows given as lists or objects, with exact output columns', async () => {
     const params = {
       columns,
-      rows: [
-        ['Paris', 1, 9.5, true, '0508-01-01'],
-        { city: '北京', rank: '2', score: '7.25', capital: 'TRUE' },
-        ['Lyon', '', null],
-      ],
+      rows: [['Paris', 1, 9.5, true, '0508-01-01'], { city: '北京', rank: '2', score: '7.25', capital: 'TRUE' }, ['Lyon', '', null]],
     };
     const { meta, rows } = await run('table_input', params);
     expect(rows).toEqual([
@@ -396,18 +421,32 @@ describe('table_input', () => {
     expect(check({ columns: [], rows: [] })).toEqual([
       { loc: ['columns'], msg: 'Give a JSON list of columns, each with a “name” and a “type” (text, integer, number, boolean or date).' },
     ]);
-    expect(check({ columns: [{ name: 'a', type: 'money' }], rows: [] })).toEqual([{ loc: ['columns', 0, 'type'], msg: 'Must be one of: text, integer, number, boolean, date' }]);
-    expect(check({ columns: [{ name: 'A', type: 'text' }, { name: 'a', type: 'text' }], rows: [] })).toEqual([
-      { loc: ['columns', 1, 'name'], msg: 'Two columns of the result would be named “a”.' },
+    expect(check({ columns: [{ name: 'a', type: 'money' }], rows: [] })).toEqual([
+      { loc: ['columns', 0, 'type'], msg: 'Must be one of: text, integer, number, boolean, date' },
     ]);
+    expect(
+      check({
+        columns: [
+          { name: 'A', type: 'text' },
+          { name: 'a', type: 'text' },
+        ],
+        rows: [],
+      }),
+    ).toEqual([{ loc: ['columns', 1, 'name'], msg: 'Two columns of the result would be named “a”.' }]);
     expect(check({ columns, rows: [['x', 'two']] })).toEqual([{ loc: ['rows', 0, 1], msg: 'Row 1, column “rank”: “two” is not a valid integer value.' }]);
     expect(check({ columns, rows: [{ city: 'x', founded: '2024-02-30' }] })).toEqual([
       { loc: ['rows', 0, 'founded'], msg: 'Row 1, column “founded”: “2024-02-30” is not a valid date value.' },
     ]);
-    expect(check({ columns, rows: [{ town: 'x' }] })).toEqual([{ loc: ['rows', 0, 'town'], msg: 'Row 1 names column “town”, which is not among the table’s columns.' }]);
+    expect(check({ columns, rows: [{ town: 'x' }] })).toEqual([
+      { loc: ['rows', 0, 'town'], msg: 'Row 1 names column “town”, which is not among the table’s columns.' },
+    ]);
     expect(check({ columns, rows: [[1, 2, 3, 4, 5, 6]] })).toEqual([{ loc: ['rows', 0], msg: 'Row 1 has 6 values but the table has 5 columns.' }]);
-    expect(check({ columns, rows: [['x'.repeat(10_001)]] })).toEqual([{ loc: ['rows', 0, 0], msg: 'Row 1, column “city”: a cell holds at most 10000 characters.' }]);
-    expect(check({ columns, rows: Array.from({ length: 1001 }, () => []) })).toEqual([{ loc: ['rows'], msg: 'A typed-in table holds at most 1000 rows and 100 columns.' }]);
+    expect(check({ columns, rows: [['x'.repeat(10_001)]] })).toEqual([
+      { loc: ['rows', 0, 0], msg: 'Row 1, column “city”: a cell holds at most 10000 characters.' },
+    ]);
+    expect(check({ columns, rows: Array.from({ length: 1001 }, () => []) })).toEqual([
+      { loc: ['rows'], msg: 'A typed-in table holds at most 1000 rows and 100 columns.' },
+    ]);
   });
 });
 
@@ -468,11 +507,18 @@ describe('import_http_json', () => {
       { name: 'name', type: 'VARCHAR' },
       { name: 'price', type: 'DOUBLE' },
     ]);
-    expect(calls).toEqual(['/paged?q=a+b&p=1 Bearer s3cret', '/paged?q=a+b&p=2 Bearer s3cret', '/paged?q=a+b&p=3 Bearer s3cret', '/paged?q=a+b&p=4 Bearer s3cret']);
+    expect(calls).toEqual([
+      '/paged?q=a+b&p=1 Bearer s3cret',
+      '/paged?q=a+b&p=2 Bearer s3cret',
+      '/paged?q=a+b&p=3 Bearer s3cret',
+      '/paged?q=a+b&p=4 Bearer s3cret',
+    ]);
   });
 
   it('follows a cursor and a Link header, stopping at max_pages and the sample size', async () => {
-    expect((await runApi({ url: `${base}/cursor`, records_path: 'results', pagination: 'cursor', page_param: 'after', next_path: 'meta.next' })).rows).toEqual(items);
+    expect((await runApi({ url: `${base}/cursor`, records_path: 'results', pagination: 'cursor', page_param: 'after', next_path: 'meta.next' })).rows).toEqual(
+      items,
+    );
     const linked = await runApi({ url: `${base}/linked`, pagination: 'next_link', max_pages: 2 });
     expect(linked.rows.map((r) => r.id)).toEqual([1, 2, 3, 4]);
     expect(linked.ctx.lines[0]).toBe('Stopped after 2 page(s), the most this step may call (max_pages)');
@@ -483,8 +529,12 @@ describe('import_http_json', () => {
   });
 
   it('fails clearly on an error status, a non-JSON answer, a missing path or an unknown variable', async () => {
-    expect(await failure('import_http_json', { url: `${base}/missing?key=secret` })).toBe(`The step failed while running: GET ${base}/missing answered HTTP 404`);
-    expect(await failure('import_http_json', { url: `${base}/html` })).toBe(`The step failed while running: GET ${base}/html did not answer JSON (Content-Type: text/html)`);
+    expect(await failure('import_http_json', { url: `${base}/missing?key=secret` })).toBe(
+      `The step failed while running: GET ${base}/missing answered HTTP 404`,
+    );
+    expect(await failure('import_http_json', { url: `${base}/html` })).toBe(
+      `The step failed while running: GET ${base}/html did not answer JSON (Content-Type: text/html)`,
+    );
     expect(await failure('import_http_json', { url: `${base}/paged?p=1`, records_path: 'data.rows' })).toBe(
       `The step failed while running: The answer of GET ${base}/paged has nothing at “data.rows”`,
     );

@@ -38,7 +38,13 @@ function readFailure(err: unknown, what: string, explain?: Explain): unknown {
 }
 
 /** Writes the step's dataset from one SELECT; DuckDB's errors (a ragged CSV, bad JSON) become StepRunFailed naming `what`. */
-async function writeSelect(ctx: RunContext, what: string, select: (inputs: readonly string[]) => string, inputs?: DatasetMetadata[], explain?: Explain): Promise<DatasetMetadata> {
+async function writeSelect(
+  ctx: RunContext,
+  what: string,
+  select: (inputs: readonly string[]) => string,
+  inputs?: DatasetMetadata[],
+  explain?: Explain,
+): Promise<DatasetMetadata> {
   checkAborted(ctx);
   try {
     return await ctx.datasets.write({
@@ -56,7 +62,9 @@ async function writeSelect(ctx: RunContext, what: string, select: (inputs: reado
 
 function finished(ctx: RunContext, meta: DatasetMetadata, what: string): DatasetMetadata {
   ctx.progress({ done: meta.rowCount, total: meta.rowCount, phase: 'done' });
-  ctx.log(`Read ${meta.rowCount} record(s) and ${meta.columns.length - 1} column(s) from ${what}${ctx.sampleSize == null ? '' : ` (preview: at most ${ctx.sampleSize})`}`);
+  ctx.log(
+    `Read ${meta.rowCount} record(s) and ${meta.columns.length - 1} column(s) from ${what}${ctx.sampleSize == null ? '' : ` (preview: at most ${ctx.sampleSize})`}`,
+  );
   return meta;
 }
 
@@ -125,10 +133,12 @@ const csvExplain =
   (what: string): Explain =>
   (message) => {
     const line = /CSV Error on Line: (\d+)[\s\S]*?Expected Number of Columns: (\d+) Found: (\d+)/.exec(message);
-    if (line) return `Line ${line[1]} of ${what} has ${line[3]} values where the lines before it have ${line[2]}: check that line (a missing quote or an extra delimiter)`;
+    if (line)
+      return `Line ${line[1]} of ${what} has ${line[3]} values where the lines before it have ${line[2]}: check that line (a missing quote or an extra delimiter)`;
     if (message.includes('not possible to automatically detect the CSV parsing dialect'))
       return `${what} is not a well-formed CSV: its lines do not all have the same number of values (check the delimiter, quotes and text encoding)`;
-    if (/Invalid unicode|invalid UTF-8|encoding/i.test(message.split('\n')[0])) return `${what} is not valid text in the chosen encoding: choose the file's encoding (e.g. Latin-1)`;
+    if (/Invalid unicode|invalid UTF-8|encoding/i.test(message.split('\n')[0]))
+      return `${what} is not valid text in the chosen encoding: choose the file's encoding (e.g. Latin-1)`;
     return null;
   };
 
@@ -238,9 +248,11 @@ export const importCsvRunner: SourceRunner = {
       const marker = newMarker();
       const select = (await pinnedCsvSelect(ctx, read.select, lease.path)).split(sqlString(lease.path)).join(sqlString(marker));
       const relation = { sql: `(${select}${limitClause(ctx)})`, params: [], leaves: [{ marker, storageKey, datasetId: ctx.output.datasetId }] };
-      recipe = await ctx.datasets.recipeFor({ datasetId: ctx.output.datasetId, inputs: [relation], select: ([table]) => `SELECT * FROM ${table}` }).catch((err: unknown) => {
-        throw readFailure(err, what, read.explain);
-      });
+      recipe = await ctx.datasets
+        .recipeFor({ datasetId: ctx.output.datasetId, inputs: [relation], select: ([table]) => `SELECT * FROM ${table}` })
+        .catch((err: unknown) => {
+          throw readFailure(err, what, read.explain);
+        });
     } finally {
       lease.release();
     }
@@ -294,7 +306,15 @@ export const csvCopyKey = (ownerId: string, datasetId: string) => `datasets/${ow
 
 export const FILE_FORMATS = ['csv', 'tsv', 'json', 'jsonl', 'xlsx', 'parquet'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
-const BY_EXTENSION: Record<string, FileFormat> = { '.csv': 'csv', '.tsv': 'tsv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.xlsx': 'xlsx', '.parquet': 'parquet' };
+const BY_EXTENSION: Record<string, FileFormat> = {
+  '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.json': 'json',
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+  '.xlsx': 'xlsx',
+  '.parquet': 'parquet',
+};
 
 /** The format a file name's ending tells, or null. */
 export const formatOf = (fileName: string): FileFormat | null => BY_EXTENSION[path.extname(fileName).toLowerCase()] ?? null;
@@ -315,7 +335,11 @@ function cellValue(value: ExcelJS.CellValue): string | number | boolean | null {
   }
   if (typeof value === 'object') {
     if ('result' in value) return cellValue((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-    if ('richText' in value) return value.richText.map((t) => t.text).join('').slice(0, MAX_CELL_CHARS);
+    if ('richText' in value)
+      return value.richText
+        .map((t) => t.text)
+        .join('')
+        .slice(0, MAX_CELL_CHARS);
     if ('text' in value) return String((value as ExcelJS.CellHyperlinkValue).text).slice(0, MAX_CELL_CHARS);
     if ('error' in value) return null;
   }
@@ -335,8 +359,16 @@ function headerNames(cells: (string | number | boolean | null)[]): string[] {
 }
 
 /** An Excel sheet as JSON Lines in the scratch folder (first row: the header), for DuckDB's type inference. */
-async function xlsxToJsonl(ctx: RunContext, filePath: string, size: number, sheetName: string, what: string, limit: number): Promise<{ file: string; rows: number; header?: string[] }> {
-  if (size > MAX_XLSX_BYTES) throw new StepRunFailed(`${what} is larger than ${MAX_XLSX_BYTES / 1024 / 1024} MB, the most an Excel file may be: save it as CSV instead`, null);
+async function xlsxToJsonl(
+  ctx: RunContext,
+  filePath: string,
+  size: number,
+  sheetName: string,
+  what: string,
+  limit: number,
+): Promise<{ file: string; rows: number; header?: string[] }> {
+  if (size > MAX_XLSX_BYTES)
+    throw new StepRunFailed(`${what} is larger than ${MAX_XLSX_BYTES / 1024 / 1024} MB, the most an Excel file may be: save it as CSV instead`, null);
   const { Workbook } = await import('exceljs');
   const workbook = new Workbook();
   try {
@@ -353,7 +385,8 @@ async function xlsxToJsonl(ctx: RunContext, filePath: string, size: number, shee
   const stream = fs.createWriteStream(out);
   let header: string[] | null = null;
   let rows = 0;
-  const write = (line: string) => new Promise<void>((resolve, reject) => (stream.write(line) ? resolve() : stream.once('drain', resolve).once('error', reject)));
+  const write = (line: string) =>
+    new Promise<void>((resolve, reject) => (stream.write(line) ? resolve() : stream.once('drain', resolve).once('error', reject)));
   try {
     for (let r = 1; r <= sheet.rowCount && rows < limit; r++) {
       const row = sheet.getRow(r);
@@ -400,7 +433,8 @@ async function fileRead(ctx: RunContext, format: FileFormat, filePath: string, s
       const sheetRows = await xlsxToJsonl(ctx, filePath, size, sheet, what, limit);
       const cleanup = () => fs.promises.rm(sheetRows.file, { force: true });
       // No data rows: DuckDB cannot infer from nothing, so the header's columns are text.
-      if (sheetRows.header) return { select: `SELECT ${sheetRows.header.map((name) => `CAST(NULL AS VARCHAR) AS ${quoteName(name)}`).join(', ')} WHERE false`, cleanup };
+      if (sheetRows.header)
+        return { select: `SELECT ${sheetRows.header.map((name) => `CAST(NULL AS VARCHAR) AS ${quoteName(name)}`).join(', ')} WHERE false`, cleanup };
       return { select: `SELECT * FROM read_json(${sqlString(sheetRows.file)}, format = 'newline_delimited', sample_size = 20480)`, cleanup };
     }
   }
@@ -444,7 +478,10 @@ const TEXT_EXTENSIONS = new Set(['.txt', '.csv', '.tsv', '.json', '.jsonl', '.nd
 
 /** `*` any run of characters, `?` one; everything else literal; case-insensitive, as people name files. */
 export function globToRegExp(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('*', '.*')
+    .replaceAll('?', '.');
   return new RegExp(`^${body}$`, 'i');
 }
 
@@ -481,7 +518,8 @@ export const importFolderRunner: SourceRunner = {
     const entries = (await ctx.files.listFolder(folderId))
       .filter((e) => (recursive || !e.path.includes('/')) && matches.test(e.name))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    if (entries.length > MAX_FOLDER_FILES) throw new StepRunFailed(`The folder has ${entries.length} matching files, more than the ${MAX_FOLDER_FILES} one step reads: narrow the pattern`, null);
+    if (entries.length > MAX_FOLDER_FILES)
+      throw new StepRunFailed(`The folder has ${entries.length} matching files, more than the ${MAX_FOLDER_FILES} one step reads: narrow the pattern`, null);
     if (read === 'records') return readFolderRecords(ctx, entries, pattern, recursive);
     const chosen = ctx.sampleSize == null ? entries : entries.slice(0, Math.max(0, ctx.sampleSize));
     ctx.log(`Listing ${chosen.length} file(s) matching ${quotedName(pattern)}${recursive ? ' (with subfolders)' : ''}`);
@@ -500,7 +538,11 @@ export const importFolderRunner: SourceRunner = {
                   // UTF-8 takes at most 4 bytes a character: this many bytes hold the kept characters.
                   const buffer = Buffer.alloc(Math.min(file.size, MAX_CONTENT_CHARS * 4));
                   const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-                  return buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').slice(0, MAX_CONTENT_CHARS);
+                  return buffer
+                    .subarray(0, bytesRead)
+                    .toString('utf8')
+                    .replace(/^\uFEFF/, '')
+                    .slice(0, MAX_CONTENT_CHARS);
                 } finally {
                   await handle.close();
                 }
@@ -617,7 +659,11 @@ async function readFolderRecords(ctx: RunContext, entries: FolderEntry[], patter
         continue;
       }
       const clash = part.columns.find((c) => sameName(c.name, FILE_NAME_COLUMN));
-      if (clash) throw new StepRunFailed(`${what} has its own column ${quotedName(clash.name)}, the name this step gives the column of file names: rename that column in the file`, null);
+      if (clash)
+        throw new StepRunFailed(
+          `${what} has its own column ${quotedName(clash.name)}, the name this step gives the column of file names: rename that column in the file`,
+          null,
+        );
       parts.push({ path: entry.path, file: target, rows: part.rows, columns: part.columns });
       rows += part.rows;
     }
@@ -686,14 +732,17 @@ interface TableColumn {
 function tableColumns(params: ParamValues): TableColumn[] {
   const list = params.columns;
   if (!Array.isArray(list) || list.length === 0) throw paramProblem(['columns'], 'server.steps.tableColumns');
-  if (list.length > TABLE_LIMITS.columns) throw paramProblem(['columns'], 'server.steps.tableTooBig', { rows: TABLE_LIMITS.rows, columns: TABLE_LIMITS.columns });
+  if (list.length > TABLE_LIMITS.columns)
+    throw paramProblem(['columns'], 'server.steps.tableTooBig', { rows: TABLE_LIMITS.rows, columns: TABLE_LIMITS.columns });
   const columns: TableColumn[] = [];
   list.forEach((item: unknown, i) => {
     const { name, type } = (item && typeof item === 'object' && !Array.isArray(item) ? item : {}) as Record<string, unknown>;
-    if (typeof name !== 'string' || !name.trim() || name.length > 128 || name.includes('\0')) throw paramProblem(['columns', i, 'name'], 'server.steps.columnName');
+    if (typeof name !== 'string' || !name.trim() || name.length > 128 || name.includes('\0'))
+      throw paramProblem(['columns', i, 'name'], 'server.steps.columnName');
     if (sameName(name, ID_COLUMN.name)) throw paramProblem(['columns', i, 'name'], 'server.steps.recordIdColumn');
     if (columns.some((c) => sameName(c.name, name))) throw paramProblem(['columns', i, 'name'], 'server.steps.duplicateOutput', { column: name });
-    if (typeof type !== 'string' || !(type in TABLE_TYPES)) throw paramProblem(['columns', i, 'type'], 'server.params.enum', { values: Object.keys(TABLE_TYPES).join(', ') });
+    if (typeof type !== 'string' || !(type in TABLE_TYPES))
+      throw paramProblem(['columns', i, 'type'], 'server.params.enum', { values: Object.keys(TABLE_TYPES).join(', ') });
     columns.push({ name, type: type as TableType });
   });
   return columns;
@@ -704,9 +753,16 @@ const dateText = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A typed-in cell as its column's value; text a person typed counts ("12", "true"); empty is null. */
 function tableCell(value: unknown, column: TableColumn, loc: (string | number)[], row: number): unknown {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string' && value.length > TABLE_LIMITS.cellChars) throw paramProblem(loc, 'server.steps.tableCellTooLong', { row, column: column.name, limit: TABLE_LIMITS.cellChars });
+  if (typeof value === 'string' && value.length > TABLE_LIMITS.cellChars)
+    throw paramProblem(loc, 'server.steps.tableCellTooLong', { row, column: column.name, limit: TABLE_LIMITS.cellChars });
   if (typeof value === 'string' && value.trim() === '' && column.type !== 'text') return null;
-  const wrong = () => paramProblem(loc, 'server.steps.tableCell', { row, column: column.name, value: String(typeof value === 'object' ? JSON.stringify(value) : value).slice(0, 50), type: column.type });
+  const wrong = () =>
+    paramProblem(loc, 'server.steps.tableCell', {
+      row,
+      column: column.name,
+      value: String(typeof value === 'object' ? JSON.stringify(value) : value).slice(0, 50),
+      type: column.type,
+    });
   const text = typeof value === 'string' ? value.trim() : null;
   switch (column.type) {
     case 'text':
@@ -742,11 +798,13 @@ function tableRows(params: ParamValues, columns: TableColumn[]): Record<string, 
   return list.map((row: unknown, i) => {
     const record: Record<string, unknown> = {};
     if (Array.isArray(row)) {
-      if (row.length > columns.length) throw paramProblem(['rows', i], 'server.steps.tableRowWidth', { row: i + 1, count: row.length, expected: columns.length });
+      if (row.length > columns.length)
+        throw paramProblem(['rows', i], 'server.steps.tableRowWidth', { row: i + 1, count: row.length, expected: columns.length });
       columns.forEach((c, j) => (record[c.name] = tableCell(row[j], c, ['rows', i, j], i + 1)));
     } else if (row && typeof row === 'object') {
       for (const key of Object.keys(row)) {
-        if (!columns.some((c) => c.name === key)) throw paramProblem(['rows', i, key], 'server.steps.tableUnknownColumn', { row: i + 1, column: key.slice(0, 128) });
+        if (!columns.some((c) => c.name === key))
+          throw paramProblem(['rows', i, key], 'server.steps.tableUnknownColumn', { row: i + 1, column: key.slice(0, 128) });
       }
       columns.forEach((c) => (record[c.name] = tableCell((row as Record<string, unknown>)[c.name], c, ['rows', i, c.name], i + 1)));
     } else {
@@ -858,7 +916,15 @@ function httpPlan(params: ParamValues, vars: RunContext['vars']): HttpPlan {
   if ((pagination === 'page' || pagination === 'cursor') && !pageParam) throw paramProblem(['page_param'], 'server.params.required');
   const nextPath = textParam(params, 'next_path', 200);
   if (pagination === 'cursor' && !nextPath) throw paramProblem(['next_path'], 'server.params.required');
-  return { url: renderTemplate(url, vars, ['url'], true), headers, recordsPath: textParam(params, 'records_path', 200), pagination, pageParam, nextPath, maxPages };
+  return {
+    url: renderTemplate(url, vars, ['url'], true),
+    headers,
+    recordsPath: textParam(params, 'records_path', 200),
+    pagination,
+    pageParam,
+    nextPath,
+    maxPages,
+  };
 }
 
 async function fetchJson(ctx: RunContext, url: string, headers: Record<string, string>): Promise<OutboundResponse> {
@@ -870,7 +936,8 @@ async function fetchJson(ctx: RunContext, url: string, headers: Record<string, s
     throw err;
   }
   if (response.status >= 400) throw new StepRunFailed(`GET ${withoutQuery(url)} answered HTTP ${response.status}`, null);
-  if (!response.json) throw new StepRunFailed(`GET ${withoutQuery(url)} did not answer JSON (Content-Type: ${response.headers['content-type'] ?? 'none'})`, null);
+  if (!response.json)
+    throw new StepRunFailed(`GET ${withoutQuery(url)} did not answer JSON (Content-Type: ${response.headers['content-type'] ?? 'none'})`, null);
   return response;
 }
 
@@ -885,7 +952,8 @@ export const importHttpJsonRunner: SourceRunner = {
     // Records go to JSON Lines in the scratch folder as they arrive: DuckDB then infers the types.
     const out = path.join(ctx.files.scratchDir, `api-${randomUUID()}.jsonl`);
     const stream = fs.createWriteStream(out);
-    const write = (line: string) => new Promise<void>((resolve, reject) => (stream.write(line) ? resolve() : stream.once('drain', resolve).once('error', reject)));
+    const write = (line: string) =>
+      new Promise<void>((resolve, reject) => (stream.write(line) ? resolve() : stream.once('drain', resolve).once('error', reject)));
     let records = 0;
     let pages = 0;
     try {
@@ -939,4 +1007,11 @@ export const importHttpJsonRunner: SourceRunner = {
   },
 };
 
-export const sourceRunners: SourceRunner[] = [importCsvRunner, importFileRunner, importFolderRunner, importDatasetRunner, tableInputRunner, importHttpJsonRunner];
+export const sourceRunners: SourceRunner[] = [
+  importCsvRunner,
+  importFileRunner,
+  importFolderRunner,
+  importDatasetRunner,
+  tableInputRunner,
+  importHttpJsonRunner,
+];

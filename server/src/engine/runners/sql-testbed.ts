@@ -70,7 +70,11 @@ export const run = (stepType: string, inputs: DatasetMetadata[], params: ParamVa
 export async function output(stepType: string, inputs: DatasetMetadata[], params: ParamValues, vars?: Vars) {
   const meta = await run(stepType, inputs, params, vars);
   // What the runner promised before running is what the file has (names always; types where known).
-  const promised = runner(stepType).outputColumns(inputs.map((i) => i.columns), params, vars);
+  const promised = runner(stepType).outputColumns(
+    inputs.map((i) => i.columns),
+    params,
+    vars,
+  );
   expect(meta.columns.map((c) => c.name)).toEqual(promised.map((c) => c.name));
   promised.forEach((c, i) => {
     if (c.type !== 'UNKNOWN') expect([c.name, meta.columns[i].type]).toEqual([c.name, c.type]);

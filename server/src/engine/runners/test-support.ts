@@ -26,7 +26,12 @@ export interface RunnerTestbed {
   own(meta: DatasetMetadata): void;
   /** Files saved by sinks, by id. */
   saved: Map<string, SavedFile & { path: string }>;
-  context(options?: { sampleSize?: number | null; vars?: Vars; signal?: AbortSignal; name?: string }): RunContext & { lines: string[]; updates: { done: number; total?: number | null; phase?: string }[] };
+  context(options?: {
+    sampleSize?: number | null;
+    vars?: Vars;
+    signal?: AbortSignal;
+    name?: string;
+  }): RunContext & { lines: string[]; updates: { done: number; total?: number | null; phase?: string }[] };
   close(): Promise<void>;
 }
 

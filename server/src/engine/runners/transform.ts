@@ -59,7 +59,8 @@ function filterPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
   const params = resolveParams('filter', stored, vars);
   const mode = enumParam(params, 'mode', ['keep', 'remove']);
   const condition = checkedExpression(params.condition, 'condition', columns, vars);
-  if (!['boolean', 'unknown', 'null'].includes(condition.category)) throw paramProblem(['condition'], 'server.steps.conditionNotBoolean', { type: condition.type === 'UNKNOWN' ? condition.category : condition.type });
+  if (!['boolean', 'unknown', 'null'].includes(condition.category))
+    throw paramProblem(['condition'], 'server.steps.conditionNotBoolean', { type: condition.type === 'UNKNOWN' ? condition.category : condition.type });
   return { columns, mode, condition };
 }
 
@@ -69,7 +70,11 @@ export const filterRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => filterPlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
-    const { mode, condition } = filterPlan(inputs.map((i) => i.columns), params, vars);
+    const { mode, condition } = filterPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     // A condition that is NULL for a row does not match it: kept by "remove", dropped by "keep".
     const where = mode === 'keep' ? `(${condition.sql}) IS TRUE` : `(${condition.sql}) IS NOT TRUE`;
     return { sql: `SELECT * FROM ${inputs[0].table} WHERE ${where}`, params: condition.params };
@@ -100,7 +105,11 @@ export const selectColumnsRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: selectPlan,
   toSql(inputs, params, vars) {
-    const out = selectPlan(inputs.map((i) => i.columns), params, vars);
+    const out = selectPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     return { sql: `SELECT ${selectList(out)} FROM ${inputs[0].table}`, params: [] };
   },
 };
@@ -133,7 +142,11 @@ export const renameColumnsRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => renamePlan(inputs, params, vars).map((o) => o.to),
   toSql(inputs, params, vars) {
-    const list = renamePlan(inputs.map((i) => i.columns), params, vars).map(({ from, to }) => (from.name === to.name ? q(from.name) : `${q(from.name)} AS ${q(to.name)}`));
+    const list = renamePlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    ).map(({ from, to }) => (from.name === to.name ? q(from.name) : `${q(from.name)} AS ${q(to.name)}`));
     return { sql: `SELECT ${list.join(', ')} FROM ${inputs[0].table}`, params: [] };
   },
 };
@@ -162,7 +175,11 @@ export const addColumnRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => addColumnPlan(inputs, params, vars).out,
   toSql(inputs, params, vars) {
-    const { out, added, formula } = addColumnPlan(inputs.map((i) => i.columns), params, vars);
+    const { out, added, formula } = addColumnPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     const list = out.map((c) => (c === added ? `${formula.sql} AS ${q(c.name)}` : q(c.name)));
     return { sql: `SELECT ${list.join(', ')} FROM ${inputs[0].table}`, params: formula.params };
   },
@@ -189,7 +206,11 @@ export const sortRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => sortPlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
-    const { by, direction, nulls } = sortPlan(inputs.map((i) => i.columns), params, vars);
+    const { by, direction, nulls } = sortPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     // Ties keep the input's order: the sort is stable.
     const order = [...by.map((c) => `${q(c.name)} ${direction} ${nulls}`), POS].join(', ');
     return { sql: `SELECT * EXCLUDE (${POS}) FROM ${withPositions(inputs[0].table)} ORDER BY ${order}`, params: [] };
@@ -210,7 +231,11 @@ export const limitRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => limitPlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
-    const { count, offset } = limitPlan(inputs.map((i) => i.columns), params, vars);
+    const { count, offset } = limitPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     // Safe integers checked above, so they may be written as digits. DuckDB keeps insertion order
     // (duckdb-pool.ts), so a plain scan's LIMIT takes the first rows and stops reading there.
     return { sql: `SELECT * FROM ${inputs[0].table} LIMIT ${count} OFFSET ${offset}`, params: [] };
@@ -235,7 +260,11 @@ export const deduplicateRunner: SqlRunner = {
   kind: 'sql',
   outputColumns: (inputs, params, vars) => dedupePlan(inputs, params, vars).columns,
   toSql(inputs, params, vars) {
-    const { keys, keep, ignoreCase } = dedupePlan(inputs.map((i) => i.columns), params, vars);
+    const { keys, keep, ignoreCase } = dedupePlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
     // Text compared without case and surrounding spaces when asked; NULLs equal each other, as in GROUP BY.
     const partition = keys.map((c) => (ignoreCase && typeCategory(c.type) === 'text' ? `lower(trim(CAST(${q(c.name)} AS VARCHAR)))` : q(c.name)));
     const over = `${partition.length ? `PARTITION BY ${partition.join(', ')} ` : ''}ORDER BY ${POS} ${keep === 'first' ? 'ASC' : 'DESC'}`;

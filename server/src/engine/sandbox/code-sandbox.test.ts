@@ -30,18 +30,21 @@ describe('CodeSandbox: the per-record contract', () => {
   });
 
   it('drops a record for null or undefined, emits several for an array', async () => {
-    const result = await run('if (record.a === 2) return null; if (record.a === 3) return; if (record.a === 4) return [{ n: 1 }, null, { n: 2 }]; return record;', [
-      { a: 1 },
-      { a: 2 },
-      { a: 3 },
-      { a: 4 },
-    ]);
+    const result = await run(
+      'if (record.a === 2) return null; if (record.a === 3) return; if (record.a === 4) return [{ n: 1 }, null, { n: 2 }]; return record;',
+      [{ a: 1 }, { a: 2 }, { a: 3 }, { a: 4 }],
+    );
     expect(result.records).toEqual([{ a: 1 }, { n: 1 }, { n: 2 }]);
     expect(result.sources).toEqual([0, 3, 3]);
   });
 
   it('passes the variables, frozen, so one record cannot change them for the next', async () => {
-    const result = await run('"use strict"; let changed = true; try { vars.rate = 0; } catch (e) { changed = false; } return { total: record.a * vars.rate, changed };', [{ a: 2 }, { a: 3 }], {}, { rate: 10 });
+    const result = await run(
+      '"use strict"; let changed = true; try { vars.rate = 0; } catch (e) { changed = false; } return { total: record.a * vars.rate, changed };',
+      [{ a: 2 }, { a: 3 }],
+      {},
+      { rate: 10 },
+    );
     expect(result.records).toEqual([
       { total: 20, changed: false },
       { total: 30, changed: false },
@@ -111,7 +114,22 @@ describe('CodeSandbox: console', () => {
 
 describe('CodeSandbox: nothing beyond the language', () => {
   it('has no require, process, fetch, timers, modules or host objects', async () => {
-    const names = ['require', 'process', 'fetch', 'setTimeout', 'setInterval', 'module', 'exports', '__dirname', 'Buffer', 'std', 'os', 'XMLHttpRequest', 'WebAssembly', 'importScripts'];
+    const names = [
+      'require',
+      'process',
+      'fetch',
+      'setTimeout',
+      'setInterval',
+      'module',
+      'exports',
+      '__dirname',
+      'Buffer',
+      'std',
+      'os',
+      'XMLHttpRequest',
+      'WebAssembly',
+      'importScripts',
+    ];
     const result = await run(`return { ${names.map((n) => `${n}: typeof ${n}`).join(', ')} };`);
     expect(result.records[0]).toEqual(Object.fromEntries(names.map((n) => [n, 'undefined'])));
   });
@@ -131,7 +149,9 @@ describe('CodeSandbox: nothing beyond the language', () => {
   it('has only ECMAScript globals and console', async () => {
     const result = await run('return { names: Object.getOwnPropertyNames(globalThis) };');
     const language = new Set(
-      'AggregateError Array ArrayBuffer BigInt BigInt64Array BigUint64Array Boolean DataView Date Error EvalError FinalizationRegistry Float16Array Float32Array Float64Array Function Infinity Int16Array Int32Array Int8Array InternalError Iterator JSON Map Math NaN Number Object Promise Proxy RangeError ReferenceError Reflect RegExp Set SharedArrayBuffer String Symbol SyntaxError TypeError URIError Uint16Array Uint32Array Uint8Array Uint8ClampedArray WeakMap WeakRef WeakSet decodeURI decodeURIComponent encodeURI encodeURIComponent escape eval globalThis isFinite isNaN parseFloat parseInt undefined unescape console'.split(' '),
+      'AggregateError Array ArrayBuffer BigInt BigInt64Array BigUint64Array Boolean DataView Date Error EvalError FinalizationRegistry Float16Array Float32Array Float64Array Function Infinity Int16Array Int32Array Int8Array InternalError Iterator JSON Map Math NaN Number Object Promise Proxy RangeError ReferenceError Reflect RegExp Set SharedArrayBuffer String Symbol SyntaxError TypeError URIError Uint16Array Uint32Array Uint8Array Uint8ClampedArray WeakMap WeakRef WeakSet decodeURI decodeURIComponent encodeURI encodeURIComponent escape eval globalThis isFinite isNaN parseFloat parseInt undefined unescape console'.split(
+        ' ',
+      ),
     );
     expect((result.records[0].names as string[]).filter((n) => !language.has(n))).toEqual([]);
   });
@@ -168,7 +188,11 @@ describe('CodeSandbox: failures are typed, located and contained', () => {
   });
 
   it('stops a memory bomb at the memory limit, quickly', async () => {
-    for (const bomb of ["let a=[];while(1)a.push('x'.repeat(1e6))", 'let a = []; while (1) a.push(new Array(1e5).fill(0));', 'let a = []; while (1) a.push({ n: a.length });']) {
+    for (const bomb of [
+      "let a=[];while(1)a.push('x'.repeat(1e6))",
+      'let a = []; while (1) a.push(new Array(1e5).fill(0));',
+      'let a = []; while (1) a.push({ n: a.length });',
+    ]) {
       const started = Date.now();
       const error = await failure(run(bomb, [{ a: 1 }], { memoryLimitBytes: 32 * 1024 * 1024 }));
       expect({ bomb, code: error.code, values: error.values, recordIndex: error.recordIndex }).toMatchObject({ bomb, code: 'memory', recordIndex: 0 });
@@ -272,7 +296,18 @@ describe('the code step’s catalogue text', () => {
 
 describe('SandboxError texts', () => {
   it('has an English and a Chinese text for every code', () => {
-    const codes: SandboxErrorCode[] = ['syntax', 'thrown', 'timeout', 'memory', 'stack', 'output_too_large', 'not_json', 'bad_return', 'input_too_large', 'crashed'];
+    const codes: SandboxErrorCode[] = [
+      'syntax',
+      'thrown',
+      'timeout',
+      'memory',
+      'stack',
+      'output_too_large',
+      'not_json',
+      'bad_return',
+      'input_too_large',
+      'crashed',
+    ];
     for (const catalog of [en, zhCN] as Record<string, string>[]) {
       for (const c of codes) expect(catalog[new SandboxError(c).key]).toEqual(expect.any(String));
     }

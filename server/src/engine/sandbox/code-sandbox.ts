@@ -156,7 +156,9 @@ export class CodeSandbox {
     }
     if (input.length > this.limits.maxInputChars) throw new SandboxError('input_too_large', { limit: this.limits.maxInputChars });
 
-    const module: Pick<QuickJSWASMModule, 'newRuntime' | 'getWasmMemory'> = await (this.loadModule ? this.loadModule() : loadQuickJS(this.limits.memoryLimitBytes));
+    const module: Pick<QuickJSWASMModule, 'newRuntime' | 'getWasmMemory'> = await (this.loadModule
+      ? this.loadModule()
+      : loadQuickJS(this.limits.memoryLimitBytes));
     let runtime: QuickJSRuntime | null = null;
     try {
       runtime = module.newRuntime({ memoryLimitBytes: this.limits.memoryLimitBytes, maxStackSizeBytes: this.limits.maxStackSizeBytes });
@@ -205,7 +207,11 @@ export class CodeSandbox {
         called.error.dispose();
         if (timedOut) {
           runtime.setInterruptHandler(() => false);
-          throw new SandboxError('timeout', { seconds: this.limits.timeoutMs / 1000 }, this.mode === 'per_record' ? this.where(context, handles, harness) : undefined);
+          throw new SandboxError(
+            'timeout',
+            { seconds: this.limits.timeoutMs / 1000 },
+            this.mode === 'per_record' ? this.where(context, handles, harness) : undefined,
+          );
         }
         throw this.uncaught(dumped);
       }
@@ -297,7 +303,8 @@ export class CodeSandbox {
   private harnessError(error: HarnessError, atMemoryCap: () => boolean): SandboxError {
     const index = typeof error.index === 'number' ? error.index : undefined;
     const line = typeof error.line === 'number' ? error.line : undefined;
-    if (error.code === 'thrown' && error.isNull === true && atMemoryCap()) return new SandboxError('memory', { mib: this.limits.memoryLimitBytes / 1024 / 1024 }, index);
+    if (error.code === 'thrown' && error.isNull === true && atMemoryCap())
+      return new SandboxError('memory', { mib: this.limits.memoryLimitBytes / 1024 / 1024 }, index);
     switch (error.code) {
       case 'thrown':
         return new SandboxError('thrown', { name: String(error.name ?? 'Error'), message: String(error.message ?? '') }, index, line);

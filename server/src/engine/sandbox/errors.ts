@@ -40,7 +40,9 @@ export class SandboxError extends Error {
     readonly recordIndex?: number,
     readonly line?: number,
   ) {
-    super(`sandbox ${code}${recordIndex === undefined ? '' : ` at record ${recordIndex}`}${line === undefined ? '' : ` line ${line}`} ${JSON.stringify(values)}`);
+    super(
+      `sandbox ${code}${recordIndex === undefined ? '' : ` at record ${recordIndex}`}${line === undefined ? '' : ` line ${line}`} ${JSON.stringify(values)}`,
+    );
     this.name = 'SandboxError';
     this.key = `server.sandbox.${code.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
   }

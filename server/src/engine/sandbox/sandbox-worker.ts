@@ -24,7 +24,8 @@ async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
     const result = await sandbox.runBatch(job.records, { vars: job.vars });
     return { id: job.id, type: 'done', result };
   } catch (err) {
-    if (err instanceof SandboxError) return { id: job.id, type: 'failed', error: { code: err.code, values: err.values, recordIndex: err.recordIndex, line: err.line } };
+    if (err instanceof SandboxError)
+      return { id: job.id, type: 'failed', error: { code: err.code, values: err.values, recordIndex: err.recordIndex, line: err.line } };
     return { id: job.id, type: 'failed', error: { code: 'crashed', values: { message: err instanceof Error ? err.message.slice(0, 200) : 'unknown' } } };
   }
 }

@@ -40,7 +40,9 @@ describe('SandboxPool: batches in worker threads', () => {
   });
 
   it('keeps QuickJS’s own timeout, which names the record', async () => {
-    const error = await failure(pool.runBatch({ code: 'if (record.a === 2) for (;;) {} return record;', mode: 'per_record', records: [{ a: 1 }, { a: 2 }], limits: { timeoutMs: 200 } }));
+    const error = await failure(
+      pool.runBatch({ code: 'if (record.a === 2) for (;;) {} return record;', mode: 'per_record', records: [{ a: 1 }, { a: 2 }], limits: { timeoutMs: 200 } }),
+    );
     expect(error).toMatchObject({ code: 'timeout', recordIndex: 1 });
   });
 

@@ -8,13 +8,19 @@ export const addColumn: StepTypeDescription = {
   category: 'transform',
   tags: ['columns', 'calculate', 'formula'],
   params: [
-    { name: 'new_column', type: 'string', label: 'Column name', help: 'Name of the column to add; an existing column of that name is replaced.', required: true, max_length: 128 },
+    {
+      name: 'new_column',
+      type: 'string',
+      label: 'Column name',
+      help: 'Name of the column to add; an existing column of that name is replaced.',
+      required: true,
+      max_length: 128,
+    },
     {
       name: 'expression',
       type: 'expression',
       label: 'Formula',
-      help:
-        "A SQL expression over the row's columns, written as in DuckDB, e.g. price * quantity, concat(first_name, ' ', last_name) or {{var.rate}} * amount. Put text in 'single quotes' and a column name with spaces in \"double quotes\".",
+      help: "A SQL expression over the row's columns, written as in DuckDB, e.g. price * quantity, concat(first_name, ' ', last_name) or {{var.rate}} * amount. Put text in 'single quotes' and a column name with spaces in \"double quotes\".",
       required: true,
       max_length: 5000,
     },

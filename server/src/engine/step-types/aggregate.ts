@@ -20,8 +20,7 @@ export const aggregate: StepTypeDescription = {
       name: 'aggregations',
       type: 'json',
       label: 'Summaries',
-      help:
-        'A JSON list of {"column", "function", "as"}; function is one of count, count_distinct, sum, avg, min, max, first, last (sum and avg need a number column). Use "*" as the column to count rows. "as" names the result column; without it the name is function_column, e.g. sum_amount.',
+      help: 'A JSON list of {"column", "function", "as"}; function is one of count, count_distinct, sum, avg, min, max, first, last (sum and avg need a number column). Use "*" as the column to count rows. "as" names the result column; without it the name is function_column, e.g. sum_amount.',
       required: true,
       default: [{ column: '*', function: 'count', as: 'count' }],
     },
@@ -32,7 +31,8 @@ export const aggregate: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: '分组汇总',
-      description: '按一列或多列给行分组，并对每组做汇总统计：计数、求和、平均值、最小值、最大值或不同值的个数，类似数据透视表或 SQL 的 GROUP BY，例如每个国家的订单数或每月的销售总额。不指定分组列时，把整张表汇总成一行合计。',
+      description:
+        '按一列或多列给行分组，并对每组做汇总统计：计数、求和、平均值、最小值、最大值或不同值的个数，类似数据透视表或 SQL 的 GROUP BY，例如每个国家的订单数或每月的销售总额。不指定分组列时，把整张表汇总成一行合计。',
       params: {
         group_by: { label: '分组依据', help: '这些列的每种不同取值组合得到一行结果。留空则只得到一行合计。' },
         aggregations: {

@@ -9,7 +9,13 @@ export const aiClassify: StepTypeDescription = {
   category: 'enrich',
   tags: ['ai', 'llm', 'classify', 'categorize', 'label', 'per-record'],
   params: [
-    { name: 'column', type: 'column', label: 'Text column', help: 'The column whose text is classified. An empty value is not sent and gets no label.', required: true },
+    {
+      name: 'column',
+      type: 'column',
+      label: 'Text column',
+      help: 'The column whose text is classified. An empty value is not sent and gets no label.',
+      required: true,
+    },
     {
       name: 'labels',
       type: 'json',
@@ -17,7 +23,14 @@ export const aiClassify: StepTypeDescription = {
       help: 'A list of 2 to 100 labels, e.g. ["positive", "negative", "neutral"]. The model may only answer these; any other answer is sent back once to be corrected.',
       required: true,
     },
-    { name: 'multi_label', type: 'boolean', label: 'Several labels', help: 'Off: exactly one label per row (text). On: every label that applies, as a list (possibly empty).', required: false, default: false },
+    {
+      name: 'multi_label',
+      type: 'boolean',
+      label: 'Several labels',
+      help: 'Off: exactly one label per row (text). On: every label that applies, as a list (possibly empty).',
+      required: false,
+      default: false,
+    },
     {
       name: 'instructions',
       type: 'string',
@@ -27,7 +40,15 @@ export const aiClassify: StepTypeDescription = {
       default: '',
       max_length: 2000,
     },
-    { name: 'output_column', type: 'string', label: 'Label column', help: 'The column that receives the label (or the list of labels).', required: false, default: 'label', max_length: 128 },
+    {
+      name: 'output_column',
+      type: 'string',
+      label: 'Label column',
+      help: 'The column that receives the label (or the list of labels).',
+      required: false,
+      default: 'label',
+      max_length: 128,
+    },
     aiModelParam,
     aiConcurrencyParam,
     aiContinueParam,
@@ -42,7 +63,10 @@ export const aiClassify: StepTypeDescription = {
       description: '用 AI 大语言模型把每一行归入你给出的一个（或多个）标签：情感、主题、类别、意图、优先级、语言。回答总是你给出的标签之一。',
       params: {
         column: { label: '文本列', help: '要分类的文本所在的列。空值不会发送，也没有标签。' },
-        labels: { label: '标签', help: '2 到 100 个标签组成的列表，例如 ["positive", "negative", "neutral"]。模型只能回答这些标签；其他回答会被退回一次要求更正。' },
+        labels: {
+          label: '标签',
+          help: '2 到 100 个标签组成的列表，例如 ["positive", "negative", "neutral"]。模型只能回答这些标签；其他回答会被退回一次要求更正。',
+        },
         multi_label: { label: '多个标签', help: '关闭：每行恰好一个标签（文本）。开启：所有适用的标签，以列表保存（可能为空）。' },
         instructions: { label: '说明', help: '可选的标签说明，例如 "urgent 表示客户无法工作"。可以使用 {{var.name}}。' },
         output_column: { label: '标签列', help: '存放标签（或标签列表）的列。' },

@@ -46,8 +46,14 @@ export const aiErrorParam = (fallback: string): ParamSpec => ({
 });
 
 export const aiCommonTextsZh: NonNullable<StepTypeTexts['params']> = {
-  model: { label: '模型', help: '留空：使用服务器连接的对话模型（LLM_MODEL，或你在设置中添加的模型）。填写名称则向同一服务请求该模型，例如 gpt-4o 或 llama3.1。' },
-  concurrency: { label: '同时调用数', help: '同一时间发送给模型的记录数（1 到 16）。繁忙响应（限流、5xx）和断开的连接最多重试 3 次，并按服务的 Retry-After 等待。' },
+  model: {
+    label: '模型',
+    help: '留空：使用服务器连接的对话模型（LLM_MODEL，或你在设置中添加的模型）。填写名称则向同一服务请求该模型，例如 gpt-4o 或 llama3.1。',
+  },
+  concurrency: {
+    label: '同时调用数',
+    help: '同一时间发送给模型的记录数（1 到 16）。繁忙响应（限流、5xx）和断开的连接最多重试 3 次，并按服务的 Retry-After 等待。',
+  },
   continue_on_error: {
     label: '出错时继续',
     help: '开启：调用失败（或回答经一次更正后仍无效）的记录，其回答列为空，原因写入错误列，运行继续；“重试失败的记录”只重做这些记录。关闭：第一次失败就停止该步骤。API 密钥被拒绝时，无论开关如何都会停止。',

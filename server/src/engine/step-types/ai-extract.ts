@@ -9,7 +9,13 @@ export const aiExtract: StepTypeDescription = {
   category: 'enrich',
   tags: ['ai', 'llm', 'extract', 'parse', 'structured', 'per-record'],
   params: [
-    { name: 'column', type: 'column', label: 'Text column', help: 'The column whose text the fields are read from. An empty value is not sent; its fields stay empty.', required: true },
+    {
+      name: 'column',
+      type: 'column',
+      label: 'Text column',
+      help: 'The column whose text the fields are read from. An empty value is not sent; its fields stay empty.',
+      required: true,
+    },
     {
       name: 'fields',
       type: 'json',
@@ -17,7 +23,15 @@ export const aiExtract: StepTypeDescription = {
       help: 'Up to 50 fields, each {"name": "invoice_total", "type": "number", "description": "the total in euros"}; types: text, integer, number, boolean, list (a list of texts). Each becomes a column; a field the text does not state stays empty. An answer with missing or wrongly typed fields is sent back once to be corrected.',
       required: true,
     },
-    { name: 'instructions', type: 'string', label: 'Instructions', help: 'Optional guidance, e.g. "dates as YYYY-MM-DD". May use {{var.name}}.', required: false, default: '', max_length: 2000 },
+    {
+      name: 'instructions',
+      type: 'string',
+      label: 'Instructions',
+      help: 'Optional guidance, e.g. "dates as YYYY-MM-DD". May use {{var.name}}.',
+      required: false,
+      default: '',
+      max_length: 2000,
+    },
     aiModelParam,
     aiConcurrencyParam,
     aiContinueParam,

@@ -5,7 +5,7 @@ export const aiPrompt: StepTypeDescription = {
   id: 'ai_prompt',
   name: 'AI prompt',
   description:
-    'Ask an AI language model (LLM, GPT) a question about each row and store its answer in a new column, or in several typed columns: classify, summarise, translate, extract information or generate text. The prompt can include the row\'s values.',
+    "Ask an AI language model (LLM, GPT) a question about each row and store its answer in a new column, or in several typed columns: classify, summarise, translate, extract information or generate text. The prompt can include the row's values.",
   category: 'enrich',
   tags: ['ai', 'llm', 'prompt', 'per-record'],
   params: [
@@ -18,7 +18,15 @@ export const aiPrompt: StepTypeDescription = {
       max_length: 20_000,
     },
     aiModelParam,
-    { name: 'output_column', type: 'string', label: 'Answer column', help: 'text format: the column that receives the answer.', required: false, default: 'ai_answer', max_length: 128 },
+    {
+      name: 'output_column',
+      type: 'string',
+      label: 'Answer column',
+      help: 'text format: the column that receives the answer.',
+      required: false,
+      default: 'ai_answer',
+      max_length: 128,
+    },
     {
       name: 'output_format',
       type: 'enum',
@@ -67,7 +75,8 @@ export const aiPrompt: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: 'AI 提示',
-      description: '就每一行向 AI 大语言模型（LLM、GPT）提问，并把回答存入一个新列或多个带类型的列：分类、总结、翻译、提取信息或生成文本。提示中可以插入该行的值。',
+      description:
+        '就每一行向 AI 大语言模型（LLM、GPT）提问，并把回答存入一个新列或多个带类型的列：分类、总结、翻译、提取信息或生成文本。提示中可以插入该行的值。',
       params: {
         prompt: {
           label: '提示词',

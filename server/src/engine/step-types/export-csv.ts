@@ -4,8 +4,7 @@ import type { StepTypeDescription } from './step-type';
 export const exportCsv: StepTypeDescription = {
   id: 'export_csv',
   name: 'Export CSV',
-  description:
-    'Save (write) the table as a CSV file in your files, ready to download or open in Excel or Google Sheets. Usually the last step of a workflow.',
+  description: 'Save (write) the table as a CSV file in your files, ready to download or open in Excel or Google Sheets. Usually the last step of a workflow.',
   category: 'output',
   tags: ['export', 'csv', 'file', 'output'],
   params: [
@@ -39,7 +38,10 @@ export const exportCsv: StepTypeDescription = {
       name: '导出 CSV',
       description: '把表保存为你文件中的 CSV 文件，可直接下载或用 Excel、Google 表格打开。通常是工作流的最后一步。',
       params: {
-        file_name: { label: '文件名', help: '要写入的文件名，例如 customers-{{var.month}}.csv。若文件夹中已有同名文件，新文件会使用带编号的名称，例如 export (1).csv，原文件保留。' },
+        file_name: {
+          label: '文件名',
+          help: '要写入的文件名，例如 customers-{{var.month}}.csv。若文件夹中已有同名文件，新文件会使用带编号的名称，例如 export (1).csv，原文件保留。',
+        },
         delimiter: { label: '分隔符', help: '值之间的分隔字符。许多欧洲语言版本的 Excel 需要分号。' },
         folder: saveFolderTextsZh,
         include_record_id: recordIdColumnTextsZh,

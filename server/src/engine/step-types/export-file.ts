@@ -50,7 +50,10 @@ export const exportFile: StepTypeDescription = {
       description: '把表保存为你文件中的 JSON、JSON Lines 或 Excel（XLSX）文件：JSON 适合网页应用和 API，JSON Lines 适合数据工具和日志，Excel 适合电子表格。',
       params: {
         format: { label: '格式', help: 'json：一个记录组成的 JSON 数组。jsonl：每行一条 JSON 记录。xlsx：带表头行的 Excel 工作表（最多 1,048,575 条记录）。' },
-        file_name: { label: '文件名', help: '要写入的文件名，例如 customers-{{var.month}}.xlsx。留空：export.json、export.jsonl 或 export.xlsx。若文件夹中已有同名文件，新文件会使用带编号的名称，例如 export (1).csv，原文件保留。' },
+        file_name: {
+          label: '文件名',
+          help: '要写入的文件名，例如 customers-{{var.month}}.xlsx。留空：export.json、export.jsonl 或 export.xlsx。若文件夹中已有同名文件，新文件会使用带编号的名称，例如 export (1).csv，原文件保留。',
+        },
         folder: saveFolderTextsZh,
         include_record_id: { label: '包含记录 ID', help: '开启：每条记录多一个“_id”字段，为该记录的 ID（便于之后对应行）。关闭：只有你的列。' },
       },

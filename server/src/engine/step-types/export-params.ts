@@ -18,7 +18,7 @@ export const recordIdColumnParam: ParamSpec = {
   name: 'include_record_id',
   type: 'boolean',
   label: 'Include record ids',
-  help: 'On: the file gets an “_id” column with each record\'s id (to match rows up later). Off: only your columns.',
+  help: "On: the file gets an “_id” column with each record's id (to match rows up later). Off: only your columns.",
   required: false,
   default: false,
 };

@@ -38,7 +38,10 @@ export const exportParquet: StepTypeDescription = {
       name: '导出 Parquet',
       description: '把表保存为你文件中的 Parquet 文件：一种紧凑、带类型的列式格式，适用于 DuckDB、pandas、Spark 或 BigQuery 等数据工具。最适合大表。',
       params: {
-        file_name: { label: '文件名', help: '要写入的文件名，例如 orders-{{var.month}}.parquet。若文件夹中已有同名文件，新文件会使用带编号的名称，例如 export (1).csv，原文件保留。' },
+        file_name: {
+          label: '文件名',
+          help: '要写入的文件名，例如 orders-{{var.month}}.parquet。若文件夹中已有同名文件，新文件会使用带编号的名称，例如 export (1).csv，原文件保留。',
+        },
         folder: saveFolderTextsZh,
         include_record_id: recordIdColumnTextsZh,
         compression: { label: '压缩方式', help: 'zstd：文件最小。snappy：读写最快。none：不压缩。' },

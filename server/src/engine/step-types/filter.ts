@@ -4,7 +4,7 @@ export const filter: StepTypeDescription = {
   id: 'filter',
   name: 'Filter rows',
   description:
-    'Keep only the rows that match a condition and drop the rest, e.g. age >= 18 and country = \'NL\'. Use it to select a subset of records, exclude unwanted ones, or find the rows where something is true.',
+    "Keep only the rows that match a condition and drop the rest, e.g. age >= 18 and country = 'NL'. Use it to select a subset of records, exclude unwanted ones, or find the rows where something is true.",
   category: 'transform',
   tags: ['filter', 'rows', 'condition', 'keep'],
   params: [
@@ -12,8 +12,7 @@ export const filter: StepTypeDescription = {
       name: 'condition',
       type: 'expression',
       label: 'Condition',
-      help:
-        "A SQL condition over the columns, written as in DuckDB, that is true for the rows you mean, e.g. price > 100 and status = 'paid'. Put text in 'single quotes' and a column name with spaces in \"double quotes\"; refer to variables as {{var.name}}. Common functions such as lower, round and coalesce work; statements and subqueries do not.",
+      help: "A SQL condition over the columns, written as in DuckDB, that is true for the rows you mean, e.g. price > 100 and status = 'paid'. Put text in 'single quotes' and a column name with spaces in \"double quotes\"; refer to variables as {{var.name}}. Common functions such as lower, round and coalesce work; statements and subqueries do not.",
       required: true,
       max_length: 5000,
     },

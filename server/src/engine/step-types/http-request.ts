@@ -4,7 +4,7 @@ export const httpRequest: StepTypeDescription = {
   id: 'http_request',
   name: 'HTTP request',
   description:
-    'Call a web API (REST endpoint, webhook or URL) for each record and store the response in a new column: look up data from another service, send records to it, or trigger actions. The URL and body can include the record\'s values.',
+    "Call a web API (REST endpoint, webhook or URL) for each record and store the response in a new column: look up data from another service, send records to it, or trigger actions. The URL and body can include the record's values.",
   category: 'enrich',
   tags: ['http', 'api', 'webhook', 'per-record'],
   params: [
@@ -58,7 +58,17 @@ export const httpRequest: StepTypeDescription = {
       default: 'response',
       max_length: 120,
     },
-    { name: 'timeout_seconds', type: 'number', label: 'Time limit (seconds)', help: 'A call that takes longer fails for that record.', required: false, default: 30, min: 1, max: 120, integer: true },
+    {
+      name: 'timeout_seconds',
+      type: 'number',
+      label: 'Time limit (seconds)',
+      help: 'A call that takes longer fails for that record.',
+      required: false,
+      default: 30,
+      min: 1,
+      max: 120,
+      integer: true,
+    },
     {
       name: 'concurrency',
       type: 'number',
@@ -95,10 +105,14 @@ export const httpRequest: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: 'HTTP 请求',
-      description: '对每条记录调用一个 Web API（REST 接口、Webhook 或网址），并把响应存入新列：从其他服务查询数据、把记录发送过去或触发操作。URL 和请求体中可以插入该记录的值。',
+      description:
+        '对每条记录调用一个 Web API（REST 接口、Webhook 或网址），并把响应存入新列：从其他服务查询数据、把记录发送过去或触发操作。URL 和请求体中可以插入该记录的值。',
       params: {
         method: { label: '请求方法', help: 'GET 用于读取；POST、PUT 和 PATCH 会发送请求体；DELETE 用于删除。' },
-        url: { label: 'URL', help: '要调用的地址，例如 https://api.example.com/customers/{{field.customer_id}}。插入 URL 的值会经过 URL 编码；但 URL 开头的引用按原样使用：完整地址（{{field.link}}）或基础地址（{{var.api_base}}/customers/{{field.id}}）。' },
+        url: {
+          label: 'URL',
+          help: '要调用的地址，例如 https://api.example.com/customers/{{field.customer_id}}。插入 URL 的值会经过 URL 编码；但 URL 开头的引用按原样使用：完整地址（{{field.link}}）或基础地址（{{var.api_base}}/customers/{{field.id}}）。',
+        },
         headers: { label: '请求头', help: '额外请求头组成的 JSON 对象，例如 {"Accept": "application/json"}。值中可以使用 {{field.…}} 和 {{var.…}}。' },
         body: {
           label: '请求体',
@@ -115,7 +129,10 @@ export const httpRequest: StepTypeDescription = {
           label: '每秒调用数',
           help: '每秒最多发起这么多调用，以免压垮对方服务；0 表示不限制。对 GET、PUT 和 DELETE，繁忙响应（429 和 5xx）与网络错误最多重试两次，并按服务器的 Retry-After 等待。',
         },
-        continue_on_error: { label: '出错时继续', help: '开启：调用失败（没有响应，或 HTTP 状态码为 400 及以上）时把错误写入该行，运行继续。关闭：第一次失败就停止该步骤。' },
+        continue_on_error: {
+          label: '出错时继续',
+          help: '开启：调用失败（没有响应，或 HTTP 状态码为 400 及以上）时把错误写入该行，运行继续。关闭：第一次失败就停止该步骤。',
+        },
       },
       cost_note: '按实际调用次数计费。',
     },

@@ -30,7 +30,7 @@ export const importCsv: StepTypeDescription = {
       name: 'encoding',
       type: 'enum',
       label: 'Text encoding',
-      help: 'How the file\'s text is encoded. Most files are UTF-8; older Excel exports are often Latin-1.',
+      help: "How the file's text is encoded. Most files are UTF-8; older Excel exports are often Latin-1.",
       required: false,
       default: 'utf-8',
       options: ['utf-8', 'latin1', 'utf-16le'],
@@ -42,7 +42,8 @@ export const importCsv: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: '导入 CSV',
-      description: '从你的文件中加载 CSV 文件（逗号分隔值，例如从 Excel 或 Google 表格导出的文件），读成一张表：每行一条记录，每个表头字段一列。通常是工作流的第一步。',
+      description:
+        '从你的文件中加载 CSV 文件（逗号分隔值，例如从 Excel 或 Google 表格导出的文件），读成一张表：每行一条记录，每个表头字段一列。通常是工作流的第一步。',
       params: {
         file: { label: 'CSV 文件', help: '要读取的 CSV 文件，从你的文件中选择。' },
         delimiter: { label: '分隔符', help: '值之间的分隔字符。"auto" 会根据前几行自动识别逗号、分号、制表符或竖线。' },

@@ -41,7 +41,8 @@ export const importFile: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: '导入文件',
-      description: '从你的文件中读取一个数据文件成为一张表：CSV、TSV、JSON（对象列表，或每行一个对象）、JSON Lines、Excel（.xlsx）或 Parquet。列的类型（数字、日期、真/假）根据值自动识别。',
+      description:
+        '从你的文件中读取一个数据文件成为一张表：CSV、TSV、JSON（对象列表，或每行一个对象）、JSON Lines、Excel（.xlsx）或 Parquet。列的类型（数字、日期、真/假）根据值自动识别。',
       params: {
         file: { label: '文件', help: '要读取的文件，从你的文件中选择。' },
         format: { label: '格式', help: '"auto" 按文件名后缀（.csv、.tsv、.json、.jsonl、.ndjson、.xlsx、.parquet）判断；文件名无法说明格式时请手动选择。' },

@@ -13,8 +13,7 @@ export const importFolder: StepTypeDescription = {
       name: 'read',
       type: 'enum',
       label: 'Read',
-      help:
-        '"files": one record per file (file_name, path, type, size, and content if chosen). "records": the records of every CSV, TSV, JSON, JSON Lines, Excel (first sheet) and Parquet file, in one table: file_name (the file\'s path in the folder) first, then the files\' columns matched by name; a column a file lacks is empty for its records, and a column whose type differs between files becomes the wider type (or text). Other files and files without records are skipped; a file that cannot be read stops the step and is named.',
+      help: '"files": one record per file (file_name, path, type, size, and content if chosen). "records": the records of every CSV, TSV, JSON, JSON Lines, Excel (first sheet) and Parquet file, in one table: file_name (the file\'s path in the folder) first, then the files\' columns matched by name; a column a file lacks is empty for its records, and a column whose type differs between files becomes the wider type (or text). Other files and files without records are skipped; a file that cannot be read stops the step and is named.',
       required: false,
       default: 'files',
       options: ['files', 'records'],
@@ -28,7 +27,14 @@ export const importFolder: StepTypeDescription = {
       default: '*',
       max_length: 200,
     },
-    { name: 'recursive', type: 'boolean', label: 'Include subfolders', help: 'On: also read the files in folders inside this one.', required: false, default: true },
+    {
+      name: 'recursive',
+      type: 'boolean',
+      label: 'Include subfolders',
+      help: 'On: also read the files in folders inside this one.',
+      required: false,
+      default: true,
+    },
     {
       name: 'include_content',
       type: 'boolean',
@@ -52,7 +58,10 @@ export const importFolder: StepTypeDescription = {
           label: '读取方式',
           help: '“files”：每个文件一条记录（file_name、path、type、size，若开启则还有 content）。“records”：把每个 CSV、TSV、JSON、JSON Lines、Excel（第一个工作表）和 Parquet 文件的记录放进一张表：第一列 file_name（文件在该文件夹中的路径），然后是各文件的列，按名称对应；某文件缺少的列在其记录中为空，在不同文件中类型不同的列取更宽的类型（或文本）。其他文件和没有记录的文件会被跳过；无法读取的文件会使该步骤停止，并指明是哪个文件。',
         },
-        pattern: { label: '文件名模式', help: '只读取名称匹配的文件，例如 *.pdf、*.csv 或 report-*.txt：* 匹配任意字符，? 匹配一个字符，不区分大小写。* 匹配所有文件。' },
+        pattern: {
+          label: '文件名模式',
+          help: '只读取名称匹配的文件，例如 *.pdf、*.csv 或 report-*.txt：* 匹配任意字符，? 匹配一个字符，不区分大小写。* 匹配所有文件。',
+        },
         recursive: { label: '包含子文件夹', help: '开启：同时读取其中各级子文件夹里的文件。' },
         include_content: {
           label: '读取文件内容',

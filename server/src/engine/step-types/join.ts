@@ -8,8 +8,23 @@ export const join: StepTypeDescription = {
   category: 'combine',
   tags: ['join', 'merge', 'lookup', 'combine'],
   params: [
-    { name: 'left_on', type: 'columns', label: 'Key columns of the first table', help: 'The columns of the first input to match on.', required: true, input_index: 0 },
-    { name: 'right_on', type: 'columns', label: 'Key columns of the second table', help: 'The columns of the second input to match on, in the same order.', required: true, input_index: 1, same_length_as: 'left_on' },
+    {
+      name: 'left_on',
+      type: 'columns',
+      label: 'Key columns of the first table',
+      help: 'The columns of the first input to match on.',
+      required: true,
+      input_index: 0,
+    },
+    {
+      name: 'right_on',
+      type: 'columns',
+      label: 'Key columns of the second table',
+      help: 'The columns of the second input to match on, in the same order.',
+      required: true,
+      input_index: 1,
+      same_length_as: 'left_on',
+    },
     {
       name: 'how',
       type: 'enum',
@@ -23,7 +38,7 @@ export const join: StepTypeDescription = {
       name: 'suffix',
       type: 'string',
       label: 'Suffix for clashing names',
-      help: 'Added to the names of the second table\'s columns that already exist in the first.',
+      help: "Added to the names of the second table's columns that already exist in the first.",
       required: false,
       default: '_right',
       max_length: 32,
@@ -35,7 +50,8 @@ export const join: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: '连接表',
-      description: '按匹配的键列把两张表左右合并，类似查找、VLOOKUP 或 SQL JOIN：第一张表的每一行与第二张表中键相同的行合并，例如按 customer_id 把订单和客户关联起来。',
+      description:
+        '按匹配的键列把两张表左右合并，类似查找、VLOOKUP 或 SQL JOIN：第一张表的每一行与第二张表中键相同的行合并，例如按 customer_id 把订单和客户关联起来。',
       params: {
         left_on: { label: '第一张表的键列', help: '第一个输入中用于匹配的列。' },
         right_on: { label: '第二张表的键列', help: '第二个输入中用于匹配的列，顺序与前者对应。' },

@@ -3,10 +3,19 @@ import type { StepTypeDescription } from './step-type';
 export const reorderColumns: StepTypeDescription = {
   id: 'reorder_columns',
   name: 'Reorder columns',
-  description: 'Move the columns you list to the front, in the order you list them; the other columns follow in their current order. Rows and values do not change.',
+  description:
+    'Move the columns you list to the front, in the order you list them; the other columns follow in their current order. Rows and values do not change.',
   category: 'transform',
   tags: ['columns', 'order', 'move'],
-  params: [{ name: 'columns', type: 'columns', label: 'Columns first', help: 'The columns to put first, in this order. List them all for a complete order.', required: true }],
+  params: [
+    {
+      name: 'columns',
+      type: 'columns',
+      label: 'Columns first',
+      help: 'The columns to put first, in this order. List them all for a complete order.',
+      required: true,
+    },
+  ],
   inputs: { min: 1, max: 1 },
   outputs: ['dataset'],
   cost: { per: 'run', credits: 0, note: 'Free.' },

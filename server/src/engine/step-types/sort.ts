@@ -3,7 +3,8 @@ import type { StepTypeDescription } from './step-type';
 export const sort: StepTypeDescription = {
   id: 'sort',
   name: 'Sort rows',
-  description: 'Order the rows by one or more columns, ascending (A to Z, low to high, oldest to newest) or descending (Z to A, high to low, newest to oldest). Rank records by date, price or name.',
+  description:
+    'Order the rows by one or more columns, ascending (A to Z, low to high, oldest to newest) or descending (Z to A, high to low, newest to oldest). Rank records by date, price or name.',
   category: 'transform',
   tags: ['sort', 'order', 'rows'],
   params: [

@@ -17,7 +17,22 @@ import { StringEnum } from '../../lib/typebox';
  * only its sandbox reads. `file` and `folder` name one of the user's own files or folders by id,
  * `dataset` a dataset.
  */
-export const ParamType = StringEnum(['string', 'number', 'boolean', 'enum', 'column', 'columns', 'expression', 'code', 'template', 'file', 'folder', 'dataset', 'secret', 'json']);
+export const ParamType = StringEnum([
+  'string',
+  'number',
+  'boolean',
+  'enum',
+  'column',
+  'columns',
+  'expression',
+  'code',
+  'template',
+  'file',
+  'folder',
+  'dataset',
+  'secret',
+  'json',
+]);
 export type ParamType = Static<typeof ParamType>;
 
 export const ParamSpec = Type.Object({
@@ -35,7 +50,9 @@ export const ParamSpec = Type.Object({
   input_index: Type.Optional(Type.Integer({ description: 'column/columns: which input (0-based) the columns come from; join has two' })),
   same_length_as: Type.Optional(Type.String({ description: "columns: must list as many columns as this param (join's key columns pair up)" })),
   accept: Type.Optional(
-    Type.Array(Type.String({ pattern: '^\\.[a-z0-9]+$' }), { description: 'file: the name endings (lower case, e.g. ".csv") of the files the step reads; absent: any file' }),
+    Type.Array(Type.String({ pattern: '^\\.[a-z0-9]+$' }), {
+      description: 'file: the name endings (lower case, e.g. ".csv") of the files the step reads; absent: any file',
+    }),
   ),
 });
 export type ParamSpec = Static<typeof ParamSpec>;

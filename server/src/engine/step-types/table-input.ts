@@ -33,8 +33,14 @@ export const tableInput: StepTypeDescription = {
       name: '手动输入表格',
       description: '手动输入一张小表：为各列命名并指定类型（文本、整数、数字、真/假或日期），最多填写 1000 行。适合查找列表、测试数据和设置。',
       params: {
-        columns: { label: '列', help: '最多 100 列的列表，每列形如 {"name": "city", "type": "text"}；类型：text、integer、number、boolean、date（YYYY-MM-DD）。' },
-        rows: { label: '行', help: '最多 1000 行，每行是按列顺序排列的值列表（["Paris", 3]），或按列名给出的对象（{"name": "Paris"}）。空或 null 表示没有值。' },
+        columns: {
+          label: '列',
+          help: '最多 100 列的列表，每列形如 {"name": "city", "type": "text"}；类型：text、integer、number、boolean、date（YYYY-MM-DD）。',
+        },
+        rows: {
+          label: '行',
+          help: '最多 1000 行，每行是按列顺序排列的值列表（["Paris", 3]），或按列名给出的对象（{"name": "Paris"}）。空或 null 表示没有值。',
+        },
       },
       cost_note: '免费。',
     },

@@ -4,7 +4,7 @@ export const webhook: StepTypeDescription = {
   id: 'webhook',
   name: 'Send to webhook',
   description:
-    'Send (POST) the table\'s records as JSON to a web address: a webhook of Zapier, Make, Slack, your own app or any API that receives data, in chunks of records or all at once. The records pass on unchanged.',
+    "Send (POST) the table's records as JSON to a web address: a webhook of Zapier, Make, Slack, your own app or any API that receives data, in chunks of records or all at once. The records pass on unchanged.",
   category: 'output',
   tags: ['webhook', 'http', 'api', 'post', 'send', 'output'],
   params: [
@@ -58,7 +58,17 @@ export const webhook: StepTypeDescription = {
       help: 'When set, each request carries X-Stepwise-Signature: t=<unix time>,v1=<HMAC-SHA256 of "<t>.<body>" in hex>, so the receiver can check it came from you.',
       required: false,
     },
-    { name: 'timeout_seconds', type: 'number', label: 'Time limit (seconds)', help: 'A request that takes longer counts as failed (and is retried).', required: false, default: 30, min: 1, max: 120, integer: true },
+    {
+      name: 'timeout_seconds',
+      type: 'number',
+      label: 'Time limit (seconds)',
+      help: 'A request that takes longer counts as failed (and is retried).',
+      required: false,
+      default: 30,
+      min: 1,
+      max: 120,
+      integer: true,
+    },
   ],
   inputs: { min: 1, max: 1 },
   outputs: ['dataset'],
@@ -66,14 +76,18 @@ export const webhook: StepTypeDescription = {
   i18n: {
     'zh-CN': {
       name: '发送到 Webhook',
-      description: '把表中的记录以 JSON 形式发送（POST）到一个网址：Zapier、Make、Slack、你自己的应用或任何接收数据的 API 的 Webhook，可分批发送或一次发送全部。记录原样传给下一步。',
+      description:
+        '把表中的记录以 JSON 形式发送（POST）到一个网址：Zapier、Make、Slack、你自己的应用或任何接收数据的 API 的 Webhook，可分批发送或一次发送全部。记录原样传给下一步。',
       params: {
         url: { label: 'URL', help: '发送到的地址，例如 https://hooks.example.com/orders?month={{var.month}}。' },
         records_per_request: { label: '每次请求的记录数', help: '每个请求携带多少条记录（1 到 1000）。' },
         all_in_one_request: { label: '一次请求发送全部记录', help: '开启：用一个请求发送所有记录（JSON 最多 10 MB）。关闭：每批记录一个请求。' },
         secret_header: { label: '密钥请求头名称', help: '携带下方密钥的请求头，例如 Authorization 或 X-Api-Key。' },
         secret: { label: '密钥', help: '作为密钥请求头的值发送，例如 "Bearer abc…"。请选择一个密钥变量（{{var.name}}），这样它不会保存在步骤里。' },
-        signing_secret: { label: '签名密钥', help: '设置后，每个请求都带有 X-Stepwise-Signature: t=<Unix 时间>,v1=<"<t>.<请求体>" 的 HMAC-SHA256 十六进制值>，接收方可据此确认请求来自你。' },
+        signing_secret: {
+          label: '签名密钥',
+          help: '设置后，每个请求都带有 X-Stepwise-Signature: t=<Unix 时间>,v1=<"<t>.<请求体>" 的 HMAC-SHA256 十六进制值>，接收方可据此确认请求来自你。',
+        },
         timeout_seconds: { label: '时限（秒）', help: '超过该时间的请求算作失败（并会重试）。' },
       },
       cost_note: '免费。',

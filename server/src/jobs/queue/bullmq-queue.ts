@@ -49,18 +49,14 @@ export class BullMqJobQueue implements JobQueue {
     checkName(name);
     if (this.workers.has(name)) throw new Error(`Jobs of "${name}" already have a handler`);
     const { log } = this.options;
-    const worker = new Worker(
-      name,
-      async (job: BullJob) => handler({ id: job.id!, name, data: job.data as T, attempt: job.attemptsMade + 1 }),
-      {
-        connection: this.redis(),
-        prefix: this.options.prefix,
-        concurrency: Math.max(1, options.concurrency ?? this.options.concurrency),
-        lockDuration: this.options.lockDurationMs,
-        stalledInterval: this.options.stalledIntervalMs,
-        maxStalledCount: this.options.maxStalledCount,
-      },
-    );
+    const worker = new Worker(name, async (job: BullJob) => handler({ id: job.id!, name, data: job.data as T, attempt: job.attemptsMade + 1 }), {
+      connection: this.redis(),
+      prefix: this.options.prefix,
+      concurrency: Math.max(1, options.concurrency ?? this.options.concurrency),
+      lockDuration: this.options.lockDurationMs,
+      stalledInterval: this.options.stalledIntervalMs,
+      maxStalledCount: this.options.maxStalledCount,
+    });
     worker.on('failed', (job, err) => log.warn({ err, job: job?.id, name, attempt: job?.attemptsMade }, 'job failed'));
     worker.on('stalled', (jobId) => log.warn({ job: jobId, name }, 'job stalled (its worker stopped); it runs again'));
     // Without a listener an 'error' event (Redis gone) would crash the process; BullMQ reconnects.

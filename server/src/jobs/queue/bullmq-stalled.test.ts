@@ -27,7 +27,15 @@ describeWithRedis('BullMQ: a job whose worker was killed', () => {
   let survivor: BullMqJobQueue;
 
   beforeAll(() => {
-    survivor = new BullMqJobQueue({ redisUrl: redisUrl!, prefix, concurrency: 1, lockDurationMs: LOCK_DURATION_MS, stalledIntervalMs: STALLED_INTERVAL_MS, maxStalledCount: 1, log: quiet });
+    survivor = new BullMqJobQueue({
+      redisUrl: redisUrl!,
+      prefix,
+      concurrency: 1,
+      lockDurationMs: LOCK_DURATION_MS,
+      stalledIntervalMs: STALLED_INTERVAL_MS,
+      maxStalledCount: 1,
+      log: quiet,
+    });
   });
 
   afterAll(async () => {
@@ -44,7 +52,14 @@ describeWithRedis('BullMQ: a job whose worker was killed', () => {
     const lines: string[] = [];
     child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'stalled-worker.fixture.ts')], {
       cwd: path.resolve(__dirname, '../../../..'),
-      env: { ...process.env, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, QUEUE_NAME: name, LOCK_DURATION_MS: String(LOCK_DURATION_MS), STALLED_INTERVAL_MS: String(STALLED_INTERVAL_MS) },
+      env: {
+        ...process.env,
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: prefix,
+        QUEUE_NAME: name,
+        LOCK_DURATION_MS: String(LOCK_DURATION_MS),
+        STALLED_INTERVAL_MS: String(STALLED_INTERVAL_MS),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let buffer = '';

@@ -23,7 +23,15 @@ const implementations: Array<[string, (concurrency?: number) => JobQueue]> = [
         [
           'BullMQ',
           (concurrency = 4) =>
-            new BullMqJobQueue({ redisUrl, prefix: `${runPrefix}-${++made}`, concurrency, lockDurationMs: 2000, stalledIntervalMs: 1000, maxStalledCount: 1, log: quiet }),
+            new BullMqJobQueue({
+              redisUrl,
+              prefix: `${runPrefix}-${++made}`,
+              concurrency,
+              lockDurationMs: 2000,
+              stalledIntervalMs: 1000,
+              maxStalledCount: 1,
+              log: quiet,
+            }),
         ] as [string, (concurrency?: number) => JobQueue],
       ]
     : []),

@@ -15,7 +15,6 @@ export interface AgentTurn {
   finish(): Promise<StoredCommitCard | null>;
 }
 
-
 /** How many model steps (tool round trips) one turn may take. */
 export const MAX_AGENT_STEPS = 12;
 

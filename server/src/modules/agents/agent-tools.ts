@@ -30,20 +30,22 @@ export function agentTool<S extends TSchema>(
   return tool({
     description,
     inputSchema: jsonSchema(JSON.parse(JSON.stringify(schema)) as Parameters<typeof jsonSchema>[0]),
-    execute: (input: unknown) => serial(async () => {
-      const value = Value.Default(schema, Value.Clone(input ?? {}));
-      const errors = [...Value.Errors(schema, value)].slice(0, 10);
-      if (errors.length) {
-        return { error: t('server.agents.toolInputInvalid'), problems: errors.map((e) => ({ msg: e.message, loc: e.path.split('/').filter(Boolean) })) };
-      }
-      try {
-        return bounded(await run(value as import('@sinclair/typebox').Static<S>));
-      } catch (err) {
-        if (err instanceof ValidationFailed) return { error: t('server.agents.toolInputInvalid'), problems: err.problems.map((p) => ({ msg: t(p.key, p.values), loc: p.loc })) };
-        if (err instanceof DomainError) return { error: t(err.messageKey, err.values) };
-        throw err;
-      }
-    }),
+    execute: (input: unknown) =>
+      serial(async () => {
+        const value = Value.Default(schema, Value.Clone(input ?? {}));
+        const errors = [...Value.Errors(schema, value)].slice(0, 10);
+        if (errors.length) {
+          return { error: t('server.agents.toolInputInvalid'), problems: errors.map((e) => ({ msg: e.message, loc: e.path.split('/').filter(Boolean) })) };
+        }
+        try {
+          return bounded(await run(value as import('@sinclair/typebox').Static<S>));
+        } catch (err) {
+          if (err instanceof ValidationFailed)
+            return { error: t('server.agents.toolInputInvalid'), problems: err.problems.map((p) => ({ msg: t(p.key, p.values), loc: p.loc })) };
+          if (err instanceof DomainError) return { error: t(err.messageKey, err.values) };
+          throw err;
+        }
+      }),
   }) as Tool;
 }
 

@@ -1,7 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../plugins/authentication';
 import { agentDepsOf, agentTurnLimit, closedSignal } from '../conversations/conversations.routes';
-import { CoordinatorIn, CoordinatorOut, CoordinatorParams, CoordinatorQuery, EvaluationIn, EvaluationOut, StepAgentParams, StepParamIn, StepParamOut } from './agents.schemas';
+import {
+  CoordinatorIn,
+  CoordinatorOut,
+  CoordinatorParams,
+  CoordinatorQuery,
+  EvaluationIn,
+  EvaluationOut,
+  StepAgentParams,
+  StepParamIn,
+  StepParamOut,
+} from './agents.schemas';
 import { AgentsService } from './agents.service';
 
 const tags = ['Agents'];
@@ -32,7 +42,8 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: agentTurnLimit },
       schema: {
         tags,
-        summary: "Fill one step's params from a plain-language request, validated by the step type's rules, saved as one commit (apply=false: proposed only) and previewed on a few records",
+        summary:
+          "Fill one step's params from a plain-language request, validated by the step type's rules, saved as one commit (apply=false: proposed only) and previewed on a few records",
         params: StepAgentParams,
         body: StepParamIn,
         response: { 200: StepParamOut },
@@ -47,7 +58,8 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: agentTurnLimit },
       schema: {
         tags,
-        summary: "Run the step's params on a few sample records and report problems (refused params, unknown columns, a failing run, empty or malformed answers), explained by the model",
+        summary:
+          "Run the step's params on a few sample records and report problems (refused params, unknown columns, a failing run, empty or malformed answers), explained by the model",
         params: StepAgentParams,
         body: EvaluationIn,
         response: { 200: EvaluationOut },

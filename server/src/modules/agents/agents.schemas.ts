@@ -4,7 +4,10 @@ import { MAX_PREVIEW_RECORDS } from './preview';
 import { CommitCard, ConversationMessageOut, MessageText } from '../conversations/conversations.schemas';
 
 export const CoordinatorParams = Type.Object({ workflowId: Id });
-export const CoordinatorQuery = Type.Object({ dry_run: Type.Boolean({ default: false, description: 'Plan the changes without applying them (the card has applied=false)' }) }, { additionalProperties: false });
+export const CoordinatorQuery = Type.Object(
+  { dry_run: Type.Boolean({ default: false, description: 'Plan the changes without applying them (the card has applied=false)' }) },
+  { additionalProperties: false },
+);
 export const CoordinatorIn = Type.Object({ message: MessageText, conversation_id: Type.Optional(Id) }, { additionalProperties: false });
 export type CoordinatorIn = Static<typeof CoordinatorIn>;
 
@@ -26,7 +29,11 @@ export const PreviewOut = Type.Object({
 });
 
 export const StepParamIn = Type.Object(
-  { message: MessageText, conversation_id: Type.Optional(Id), apply: Type.Optional(Type.Boolean({ default: true, description: 'false: propose the params without saving them' })) },
+  {
+    message: MessageText,
+    conversation_id: Type.Optional(Id),
+    apply: Type.Optional(Type.Boolean({ default: true, description: 'false: propose the params without saving them' })),
+  },
   { additionalProperties: false },
 );
 export type StepParamIn = Static<typeof StepParamIn>;

@@ -25,7 +25,14 @@ export class AgentsService {
    * caller's coordinator conversation of that workflow) or a new one. A provider failure is thrown
    * (502) after the partial answer is stored.
    */
-  async coordinator(userId: string, workflowId: string, input: { message: string; conversation_id?: string }, dryRun: boolean, language: Language, signal: AbortSignal): Promise<CoordinatorOut> {
+  async coordinator(
+    userId: string,
+    workflowId: string,
+    input: { message: string; conversation_id?: string },
+    dryRun: boolean,
+    language: Language,
+    signal: AbortSignal,
+  ): Promise<CoordinatorOut> {
     await new WorkflowsService(this.db).get(userId, workflowId);
     const conversationId = await this.conversationFor(userId, 'coordinator', workflowId, input.conversation_id);
     let messageId: string | null = null;

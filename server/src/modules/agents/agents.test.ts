@@ -55,7 +55,7 @@ describe('step-param and param-evaluation agents', () => {
     return { wf, source, step };
   }
 
-  it('fills params through the step type\'s rules, saves them as one commit and previews them on sample records', async () => {
+  it("fills params through the step type's rules, saves them as one commit and previews them on sample records", async () => {
     const { wf, step } = await workflowWith('filter');
     const commits = (await api.ok('POST', '/workflow-history/commits', { workflow_id: wf.id })).total;
     llm.queue(
@@ -65,7 +65,11 @@ describe('step-param and param-evaluation agents', () => {
     );
     const res = await api.call('POST', `/agents/workflow-step-param/${wf.id}/${step.id}/message`, { message: 'only orders above 10' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ applied: true, params: { condition: 'amount > 10', mode: 'keep' }, message: { status: 'complete', content: 'Kept the orders above 10.' } });
+    expect(res.body).toMatchObject({
+      applied: true,
+      params: { condition: 'amount > 10', mode: 'keep' },
+      message: { status: 'complete', content: 'Kept the orders above 10.' },
+    });
     // The refused value came back to the model as the rule's own problem.
     const [refused, accepted] = res.body.message.parts.filter((p: { type: string }) => p.type === 'tool_result');
     expect(refused).toMatchObject({ ok: false, result: { problems: [{ loc: ['body', 'param_inputs', 'mode'] }] } });
@@ -111,11 +115,16 @@ describe('step-param and param-evaluation agents', () => {
     expect(ran.body.problems[0]).toMatchObject({ severity: 'error', msg: expect.stringMatching(/not allowed/), record_id: ran.body.preview.records[0]._id });
   });
 
-  it("lets the coordinator preview a saved step on sample records, but never an export", async () => {
+  it('lets the coordinator preview a saved step on sample records, but never an export', async () => {
     const { wf, step } = await workflowWith('filter', { condition: "country = 'DE'" });
     const exporter = await api.addStep(wf.id, 'export_csv', { inputs: [step.id] });
     llm.queue(
-      { toolCalls: [{ id: 'v1', name: 'preview_step', args: { step_id: step.id, sample_size: 3 } }, { id: 'v2', name: 'preview_step', args: { step_id: exporter.id } }] },
+      {
+        toolCalls: [
+          { id: 'v1', name: 'preview_step', args: { step_id: step.id, sample_size: 3 } },
+          { id: 'v2', name: 'preview_step', args: { step_id: exporter.id } },
+        ],
+      },
       { text: 'Previewed.' },
     );
     const res = await api.call('POST', `/agents/coordinator/${wf.id}/message`, { message: 'show me' });

@@ -47,7 +47,10 @@ const AddStepIn = Type.Object(
   { additionalProperties: false },
 );
 const SetParamsIn = Type.Object({ step_id: Id, param_inputs: ParamInputs }, { additionalProperties: false });
-const PreviewIn = Type.Object({ step_id: Id, sample_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PREVIEW_RECORDS, default: 5 })) }, { additionalProperties: false });
+const PreviewIn = Type.Object(
+  { step_id: Id, sample_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PREVIEW_RECORDS, default: 5 })) },
+  { additionalProperties: false },
+);
 const SearchIn = Type.Object({ query: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
 
 export function coordinatorSystemPrompt(workflowId: string, dryRun: boolean): string {
@@ -67,7 +70,14 @@ export function coordinatorSystemPrompt(workflowId: string, dryRun: boolean): st
 }
 
 /** The coordinator's tools over a batch on the caller's workflow (404 when it is not theirs). */
-export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, workflowId: string, language: Language, dryRun: boolean, signal?: AbortSignal): Promise<CoordinatorTurn> {
+export async function coordinatorTurn(
+  deps: CoordinatorDeps,
+  userId: string,
+  workflowId: string,
+  language: Language,
+  dryRun: boolean,
+  signal?: AbortSignal,
+): Promise<CoordinatorTurn> {
   const editor = editorFor(deps.db);
   const batch: EditBatch = await editor.beginBatch(workflowId, userId);
   const ctx: EditContext = { workflowId, userId, batch };
@@ -84,16 +94,26 @@ export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, wor
   };
   // A turn's edits apply in the order the model asked for them, one at a time.
   const serial = serialQueue();
-  const tool = <S extends Parameters<typeof agentTool>[2]>(description: string, schema: S, run: Parameters<typeof agentTool<S>>[3]) => agentTool(language, description, schema, run, serial);
+  const tool = <S extends Parameters<typeof agentTool>[2]>(description: string, schema: S, run: Parameters<typeof agentTool<S>>[3]) =>
+    agentTool(language, description, schema, run, serial);
 
   const tools: Record<string, Tool> = {
-    get_workflow: tool('The workflow as it is now in this turn (with your changes so far): steps with their type, params and inputs, and variables.', NoInput, async () => ({
-      summary: t('server.agents.tool.readWorkflow'),
-      name: batch.draft.name,
-      description: batch.draft.description,
-      steps: batch.draft.steps.map((s) => ({ id: s.id, name: s.name, step_type: s.step_type, param_inputs: s.param_inputs, inputs: s.inputs })),
-      variables: batch.draft.variables.map((v) => ({ name: v.name, type: v.type, description: v.description, value: v.type === 'secret' ? (v.value ? '(secret, set)' : '(secret, empty)') : v.value })),
-    })),
+    get_workflow: tool(
+      'The workflow as it is now in this turn (with your changes so far): steps with their type, params and inputs, and variables.',
+      NoInput,
+      async () => ({
+        summary: t('server.agents.tool.readWorkflow'),
+        name: batch.draft.name,
+        description: batch.draft.description,
+        steps: batch.draft.steps.map((s) => ({ id: s.id, name: s.name, step_type: s.step_type, param_inputs: s.param_inputs, inputs: s.inputs })),
+        variables: batch.draft.variables.map((v) => ({
+          name: v.name,
+          type: v.type,
+          description: v.description,
+          value: v.type === 'secret' ? (v.value ? '(secret, set)' : '(secret, empty)') : v.value,
+        })),
+      }),
+    ),
     get_last_run: tool("The workflow's last run: its state, error and each step's state and record counts.", NoInput, async () => {
       const tr = t;
       const { items } = await deps.runs.list(userId, workflowId, 1, 1, tr);
@@ -107,14 +127,28 @@ export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, wor
           error: run.error,
           mode: run.mode,
           sample_size: run.sample_size,
-          steps: run.step_runs.map((s) => ({ step_id: s.step_id, state: s.state, records_done: s.records_done, records_failed: s.records_failed, error: s.error })),
+          steps: run.step_runs.map((s) => ({
+            step_id: s.step_id,
+            state: s.state,
+            records_done: s.records_done,
+            records_failed: s.records_failed,
+            error: s.error,
+          })),
         },
       };
     }),
-    search_steps: tool('Searches the step catalogue by meaning (plain language); answers the best matching step types with their params.', SearchIn, async ({ query }) => {
-      const page = await deps.stepInfos.list({ q: query, page: 1, page_size: 8 }, language);
-      return { summary: t('server.agents.tool.searched', { query }), ranking: page.ranking, step_types: page.items.map((i) => ({ step_type: i.id, name: i.name, description: i.description, params: i.params })) };
-    }),
+    search_steps: tool(
+      'Searches the step catalogue by meaning (plain language); answers the best matching step types with their params.',
+      SearchIn,
+      async ({ query }) => {
+        const page = await deps.stepInfos.list({ q: query, page: 1, page_size: 8 }, language);
+        return {
+          summary: t('server.agents.tool.searched', { query }),
+          ranking: page.ranking,
+          step_types: page.items.map((i) => ({ step_type: i.id, name: i.name, description: i.description, params: i.params })),
+        };
+      },
+    ),
     add_step: tool('Adds a step of a catalogue type; after_step_id puts it after that step (reading from it).', AddStepIn, async (input) => {
       const { step } = await steps.create(ctx, input, language);
       const label = t('server.history.msg.stepAdded', { name: step.name });
@@ -145,24 +179,34 @@ export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, wor
       changes.push({ kind: 'disconnected', step_id: to_step_id, label });
       return { summary: label, step };
     }),
-    set_params: tool("Sets some of a step's params (merged into the current ones; null removes one), validated by the step type.", SetParamsIn, async ({ step_id, param_inputs }) => {
-      const { step } = await steps.mergeParamsIn(ctx, step_id, param_inputs);
-      const label = t('server.history.msg.paramsChanged', { name: step.name });
-      changes.push({ kind: 'step_updated', step_id, label });
-      return { summary: label, step };
-    }),
+    set_params: tool(
+      "Sets some of a step's params (merged into the current ones; null removes one), validated by the step type.",
+      SetParamsIn,
+      async ({ step_id, param_inputs }) => {
+        const { step } = await steps.mergeParamsIn(ctx, step_id, param_inputs);
+        const label = t('server.history.msg.paramsChanged', { name: step.name });
+        changes.push({ kind: 'step_updated', step_id, label });
+        return { summary: label, step };
+      },
+    ),
     set_variable: tool('Creates a workflow variable, or changes the one with that name; steps use it as {{var.NAME}}.', VariableCreateIn, async (input) => {
       const existing = batch.draft.variables.find((v) => v.name === input.name);
-      const { variable } = existing ? await variables.update(ctx, existing.id, { type: input.type, description: input.description, value: input.value }) : await variables.create(ctx, input);
+      const { variable } = existing
+        ? await variables.update(ctx, existing.id, { type: input.type, description: input.description, value: input.value })
+        : await variables.create(ctx, input);
       const label = t('server.agents.change.variableSet', { name: variable.name });
       changes.push({ kind: 'variable_set', step_id: null, label });
       return { summary: label, variable };
     }),
-    preview_step: tool('Runs a saved step, and the steps it reads from, on the first few records (the engine\'s sample mode) and answers its output records and any error.', PreviewIn, async ({ step_id, sample_size }) => {
-      if (batch.staged) return { error: t('server.agents.previewNeedsSave') };
-      const preview = await previewStep(deps, userId, { ...batch.base, id: workflowId }, step_id, sample_size ?? 5, t, signal);
-      return { summary: t('server.agents.tool.previewed', { name: nameOf(step_id), count: preview.records.length }), preview };
-    }),
+    preview_step: tool(
+      "Runs a saved step, and the steps it reads from, on the first few records (the engine's sample mode) and answers its output records and any error.",
+      PreviewIn,
+      async ({ step_id, sample_size }) => {
+        if (batch.staged) return { error: t('server.agents.previewNeedsSave') };
+        const preview = await previewStep(deps, userId, { ...batch.base, id: workflowId }, step_id, sample_size ?? 5, t, signal);
+        return { summary: t('server.agents.tool.previewed', { name: nameOf(step_id), count: preview.records.length }), preview };
+      },
+    ),
   };
 
   return {
@@ -171,7 +215,15 @@ export async function coordinatorTurn(deps: CoordinatorDeps, userId: string, wor
     async finish() {
       if (!batch.changes().length) return null;
       const summary = summarise(changes, t);
-      if (dryRun) return { commit_id: null, workflow_id: workflowId, applied: false, summary, changes, proposal: { base_version: batch.workflow.version, after: batch.draft } };
+      if (dryRun)
+        return {
+          commit_id: null,
+          workflow_id: workflowId,
+          applied: false,
+          summary,
+          changes,
+          proposal: { base_version: batch.workflow.version, after: batch.draft },
+        };
       const written = await editor.commitBatch(batch, userId, { key: 'server.history.msg.agentEdit', values: { count: changes.length } });
       return { commit_id: written?.commit?.id ?? null, workflow_id: workflowId, applied: written !== null, summary, changes };
     },

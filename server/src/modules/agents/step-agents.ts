@@ -61,7 +61,15 @@ async function stepContext(deps: AgentDeps, userId: string, workflowId: string, 
  * params through the steps service (the step type's own rules; a refusal comes back to the model to
  * fix); with `apply` the result is saved as one commit and previewed on a few records.
  */
-export async function stepParamTurn(deps: AgentDeps, userId: string, workflowId: string, stepId: string, language: Language, apply: boolean, signal?: AbortSignal): Promise<StepParamTurn> {
+export async function stepParamTurn(
+  deps: AgentDeps,
+  userId: string,
+  workflowId: string,
+  stepId: string,
+  language: Language,
+  apply: boolean,
+  signal?: AbortSignal,
+): Promise<StepParamTurn> {
   const { batch, step } = await ownedStep(deps, userId, workflowId, stepId);
   const { type, fields } = await stepContext(deps, userId, workflowId, step);
   const steps = new StepsService(deps.db);
@@ -87,7 +95,10 @@ export async function stepParamTurn(deps: AgentDeps, userId: string, workflowId:
         language,
         "Sets some of the step's params (merged into the current ones; null removes one), checked by the step type's rules.",
         Type.Object({ param_inputs: ParamInputs }, { additionalProperties: false }),
-        async ({ param_inputs }) => ({ summary: t('server.history.msg.paramsChanged', { name: step.name }), param_inputs: (await steps.mergeParamsIn(ctx, stepId, param_inputs)).step.param_inputs }),
+        async ({ param_inputs }) => ({
+          summary: t('server.history.msg.paramsChanged', { name: step.name }),
+          param_inputs: (await steps.mergeParamsIn(ctx, stepId, param_inputs)).step.param_inputs,
+        }),
         serialQueue(),
       ),
     },
@@ -102,7 +113,13 @@ export async function stepParamTurn(deps: AgentDeps, userId: string, workflowId:
       } catch {
         preview = null;
       }
-      return { commit_id: written?.commit?.id ?? null, workflow_id: workflowId, applied, summary: t('server.agents.summary.step_updated', { count: 1 }), changes };
+      return {
+        commit_id: written?.commit?.id ?? null,
+        workflow_id: workflowId,
+        applied,
+        summary: t('server.agents.summary.step_updated', { count: 1 }),
+        changes,
+      };
     },
     outcome: () => ({ params: current(), applied, preview }),
   };
@@ -114,23 +131,34 @@ export async function stepParamTurn(deps: AgentDeps, userId: string, workflowId:
  * (an HTTP step answering an error), empty or malformed answers in the columns the step writes —
  * then the model explains them to the user.
  */
-export async function evaluationTurn(deps: AgentDeps, userId: string, workflowId: string, stepId: string, language: Language, sampleSize: number, signal?: AbortSignal): Promise<EvaluationTurn> {
+export async function evaluationTurn(
+  deps: AgentDeps,
+  userId: string,
+  workflowId: string,
+  stepId: string,
+  language: Language,
+  sampleSize: number,
+  signal?: AbortSignal,
+): Promise<EvaluationTurn> {
   const { batch, step } = await ownedStep(deps, userId, workflowId, stepId);
   const { type, fields } = await stepContext(deps, userId, workflowId, step);
   const t = (key: string, values?: MessageValues) => translate(language, key, values);
   const problems: Problem[] = [];
 
   if (type) {
-    for (const issue of validateParams(type, step.param_inputs, 'replace')) problems.push({ severity: 'error', msg: t(issue.key, issue.values), record_id: null, param: issue.param });
+    for (const issue of validateParams(type, step.param_inputs, 'replace'))
+      problems.push({ severity: 'error', msg: t(issue.key, issue.values), record_id: null, param: issue.param });
   }
   const refs = referencesIn(step.param_inputs);
   const known = new Set(fields.fields.map((f) => f.name));
   const paramOf = (text: string) => Object.keys(step.param_inputs).find((name) => JSON.stringify(step.param_inputs[name]).includes(text)) ?? null;
   if (!fields.notes.length) {
-    for (const name of refs.fields.filter((f) => !known.has(f))) problems.push({ severity: 'error', msg: t('server.agents.eval.unknownColumn', { name }), record_id: null, param: paramOf(`{{field.${name}}}`) });
+    for (const name of refs.fields.filter((f) => !known.has(f)))
+      problems.push({ severity: 'error', msg: t('server.agents.eval.unknownColumn', { name }), record_id: null, param: paramOf(`{{field.${name}}}`) });
   }
   const variables = new Set(fields.variables.map((v) => v.name));
-  for (const name of refs.variables.filter((v) => !variables.has(v))) problems.push({ severity: 'error', msg: t('server.agents.eval.unknownVariable', { name }), record_id: null, param: paramOf(`{{var.${name}}}`) });
+  for (const name of refs.variables.filter((v) => !variables.has(v)))
+    problems.push({ severity: 'error', msg: t('server.agents.eval.unknownVariable', { name }), record_id: null, param: paramOf(`{{var.${name}}}`) });
 
   let preview: Preview | null = null;
   if (!problems.some((p) => p.severity === 'error')) {
@@ -159,7 +187,10 @@ export async function evaluationTurn(deps: AgentDeps, userId: string, workflowId
         }
       }
     } catch (err) {
-      const text = err instanceof Error && 'messageKey' in err ? t((err as { messageKey: string }).messageKey, (err as { values?: MessageValues }).values) : t('server.errors.internal');
+      const text =
+        err instanceof Error && 'messageKey' in err
+          ? t((err as { messageKey: string }).messageKey, (err as { values?: MessageValues }).values)
+          : t('server.errors.internal');
       problems.push({ severity: 'error', msg: text, record_id: null, param: null });
     }
   }

@@ -3,14 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../lib/http-error';
 import { MessageOut } from '../../http/common.schemas';
 import { currentUser } from '../../plugins/authentication';
-import {
-  LoginIn,
-  PasswordResetRequestIn,
-  ResetPasswordIn,
-  SignupIn,
-  SignupOut,
-  TokenOut,
-} from './auth.schemas';
+import { LoginIn, PasswordResetRequestIn, ResetPasswordIn, SignupIn, SignupOut, TokenOut } from './auth.schemas';
 import { AuthService, normalizeEmail } from './auth.service';
 
 const tags = ['Auth'];
@@ -57,7 +50,10 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const user = await auth.signup(req.body, req.language);
-      return reply.code(201).issueXsrfToken().send({ user, message: req.t('server.auth.signedUp') });
+      return reply
+        .code(201)
+        .issueXsrfToken()
+        .send({ user, message: req.t('server.auth.signedUp') });
     },
   );
 
@@ -85,14 +81,10 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    '/logout',
-    { schema: { tags, summary: 'Sign out: the token stops working', response: { 200: MessageOut } } },
-    async (req) => {
-      await auth.logout(currentUser(req).session_id);
-      return { message: req.t('server.auth.signedOut') };
-    },
-  );
+  app.post('/logout', { schema: { tags, summary: 'Sign out: the token stops working', response: { 200: MessageOut } } }, async (req) => {
+    await auth.logout(currentUser(req).session_id);
+    return { message: req.t('server.auth.signedOut') };
+  });
 
   app.post(
     '/password-reset-request',

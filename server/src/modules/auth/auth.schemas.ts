@@ -41,8 +41,5 @@ export type TokenOut = Static<typeof TokenOut>;
 export const PasswordResetRequestIn = Type.Object({ email: Email }, { additionalProperties: false });
 export type PasswordResetRequestIn = Static<typeof PasswordResetRequestIn>;
 
-export const ResetPasswordIn = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 512 }), new_password: Password },
-  { additionalProperties: false },
-);
+export const ResetPasswordIn = Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }), new_password: Password }, { additionalProperties: false });
 export type ResetPasswordIn = Static<typeof ResetPasswordIn>;

@@ -54,7 +54,12 @@ export class AuthService {
           role: this.config.adminEmails.has(email) ? 'admin' : 'user',
           locale: language === 'zh-CN' ? 'cn' : 'en',
         });
-        await admitSignup(trx, { inviteOnly: this.config.beta.inviteOnly, exempt: this.config.adminEmails.has(email), typedCode: input.invitation_code, userId: user.id });
+        await admitSignup(trx, {
+          inviteOnly: this.config.beta.inviteOnly,
+          exempt: this.config.adminEmails.has(email),
+          typedCode: input.invitation_code,
+          userId: user.id,
+        });
         await grantSignupCredits(trx, this.config.billing, user.id, language);
         return user;
       });

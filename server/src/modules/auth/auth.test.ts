@@ -75,10 +75,13 @@ describe('auth', () => {
       const account = newAccount({ email: 'charles.babbage@example.com', name: 'Charles Babbage' });
       const refusals = {
         '12345678': 'This password is too easy to guess: it is one of the ten most used passwords. Add another word or two; uncommon words work best.',
-        '        ': 'This password is too easy to guess: it repeats one character, like "aaa". Add another word or two; uncommon words work best. Leave out repeated words and characters.',
-        'charles.babbage@example.com': 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.',
-        CharlesBabbage1: 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.',
-        'stepwise2024': expect.stringMatching(/^This password is too easy to guess: it contains your email, your name or the name of this site\./),
+        '        ':
+          'This password is too easy to guess: it repeats one character, like "aaa". Add another word or two; uncommon words work best. Leave out repeated words and characters.',
+        'charles.babbage@example.com':
+          'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.',
+        CharlesBabbage1:
+          'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.',
+        stepwise2024: expect.stringMatching(/^This password is too easy to guess: it contains your email, your name or the name of this site\./),
         'P@ssw0rd!': expect.stringMatching(/^This password is too easy to guess/),
       };
       for (const [password, msg] of Object.entries(refusals)) {
@@ -86,7 +89,9 @@ describe('auth', () => {
         expect([password, res.statusCode, res.json()]).toEqual([password, 422, { errors: [{ msg, loc: ['body', 'password'] }] }]);
       }
       const chinese = await signup({ ...account, password: '12345678' }, { 'accept-language': 'zh-CN' });
-      expect(chinese.json().errors).toEqual([{ msg: '这个密码太容易被猜到：它是最常用的十个密码之一。再加一两个词，不常见的词最好。', loc: ['body', 'password'] }]);
+      expect(chinese.json().errors).toEqual([
+        { msg: '这个密码太容易被猜到：它是最常用的十个密码之一。再加一两个词，不常见的词最好。', loc: ['body', 'password'] },
+      ]);
       // Nothing was created, and a passphrase of uncommon words is welcome.
       expect((await signup({ ...account, password: 'analytical engine punch cards' })).statusCode).toBe(201);
     });
@@ -245,10 +250,8 @@ describe('password reset over SMTP', () => {
     const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     return /reset-password\?token=([\w-]+)/.exec(unfolded)![1];
   };
-  const requestReset = (email: string) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/auth/password-reset-request', payload: { email } });
-  const reset = (token: string, new_password: string) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, new_password } });
+  const requestReset = (email: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/password-reset-request', payload: { email } });
+  const reset = (token: string, new_password: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, new_password } });
 
   it('answers the same whether or not the account exists, and mails only real accounts', async () => {
     const { account } = await signUp(t.app);
@@ -291,9 +294,19 @@ describe('password reset over SMTP', () => {
     const weak = await reset(token, 'somerville1');
     expect(weak.statusCode).toBe(422);
     expect(weak.json()).toEqual({
-      errors: [{ msg: 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.', loc: ['body', 'new_password'] }],
+      errors: [
+        {
+          msg: 'This password is too easy to guess: it contains your email, your name or the name of this site. Add another word or two; uncommon words work best.',
+          loc: ['body', 'new_password'],
+        },
+      ],
     });
-    const weakInChinese = await t.app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', headers: { 'accept-language': 'zh-CN' }, payload: { token, new_password: 'qwertyuiop' } });
+    const weakInChinese = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/reset-password',
+      headers: { 'accept-language': 'zh-CN' },
+      payload: { token, new_password: 'qwertyuiop' },
+    });
     expect(weakInChinese.json().errors[0].msg).toBe('这个密码太容易被猜到：它是最常用的一百个密码之一。再加一两个词，不常见的词最好。');
     expect((await logIn(t.app, account.email, account.password)).statusCode).toBe(200);
 

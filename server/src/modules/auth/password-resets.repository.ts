@@ -48,12 +48,7 @@ export class PasswordResetsRepository {
 
   /** A new password makes every other outstanding link for that user useless. */
   async invalidateAllForUser(userId: string, now: string): Promise<void> {
-    await this.db
-      .updateTable('password_reset_tokens')
-      .set({ used_at: now })
-      .where('user_id', '=', userId)
-      .where('used_at', 'is', null)
-      .execute();
+    await this.db.updateTable('password_reset_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
   }
 
   async deleteDead(before: string): Promise<number> {

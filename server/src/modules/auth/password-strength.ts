@@ -20,7 +20,11 @@ let estimator: Promise<ZxcvbnFactory> | undefined;
  */
 function loadEstimator(): Promise<ZxcvbnFactory> {
   estimator ??= (async () => {
-    const [{ ZxcvbnFactory }, common, en] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common'), import('@zxcvbn-ts/language-en')]);
+    const [{ ZxcvbnFactory }, common, en] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+    ]);
     // No `translations`: feedback comes back as ids, which we map to our own catalog keys below, so
     // a Chinese reader never sees the library's English. The check is synchronous CPU work on the
     // request path, so it is bounded (measured on these dictionaries): Levenshtein matching stays
@@ -82,7 +86,17 @@ const SUGGESTIONS = new Set([
 export function personalWords(email: string, name: string): string[] {
   const [local = '', domain = ''] = email.toLowerCase().split('@');
   const nameWords = name.toLowerCase().split(/\s+/).filter(Boolean);
-  const words = [email.toLowerCase(), local, ...local.split(/[^a-z0-9]+/), domain, ...domain.split('.').slice(0, -1), name.toLowerCase(), nameWords.join(''), ...nameWords, 'stepwise'];
+  const words = [
+    email.toLowerCase(),
+    local,
+    ...local.split(/[^a-z0-9]+/),
+    domain,
+    ...domain.split('.').slice(0, -1),
+    name.toLowerCase(),
+    nameWords.join(''),
+    ...nameWords,
+    'stepwise',
+  ];
   return [...new Set(words.filter((w) => w.length >= 3))];
 }
 
@@ -96,7 +110,9 @@ export async function weakPasswordProblem(password: string, who: { email: string
 
   const warning = result.feedback.warning && WARNINGS.has(result.feedback.warning) ? result.feedback.warning : null;
   const known = result.feedback.suggestions.filter((id) => SUGGESTIONS.has(id));
-  const advice = (known.length ? known : ['anotherWord']).map((id) => translate(language, `server.password.suggestion.${id}`)).join(language === 'zh-CN' ? '' : ' ');
+  const advice = (known.length ? known : ['anotherWord'])
+    .map((id) => translate(language, `server.password.suggestion.${id}`))
+    .join(language === 'zh-CN' ? '' : ' ');
   return warning
     ? { key: 'server.password.tooWeakBecause', values: { reason: translate(language, `server.password.warning.${warning}`), advice }, loc }
     : { key: 'server.password.tooWeak', values: { advice }, loc };

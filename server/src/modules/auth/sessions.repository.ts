@@ -65,12 +65,7 @@ export class SessionsRepository {
   }
 
   async revokeAllForUser(userId: string): Promise<void> {
-    await this.db
-      .updateTable('sessions')
-      .set({ revoked_at: new Date().toISOString() })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await this.db.updateTable('sessions').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
   }
 
   /** Housekeeping: sessions that can never be used again. */

@@ -57,7 +57,11 @@ export class BetaRepository {
     const inState = filter.state ? stateCondition(filter.state, filter.now) : sql<boolean>`1 = 1`;
     const [rows, counted] = await Promise.all([
       this.codesWithUses().where(inState).orderBy('c.created_at', 'desc').orderBy('c.id').limit(filter.limit).offset(filter.offset).execute(),
-      this.db.selectFrom('invitation_codes as c').where(inState).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('invitation_codes as c')
+        .where(inState)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.n) };
   }
@@ -131,7 +135,13 @@ export class BetaRepository {
       .leftJoin('users as creator', 'creator.id', 'c.created_by')
       .selectAll('c')
       .select('creator.name as created_by_name')
-      .select((eb) => eb.selectFrom('invitation_code_uses as cu').whereRef('cu.code_id', '=', 'c.id').select((e) => e.fn.countAll<number>().as('n')).as('uses'))
+      .select((eb) =>
+        eb
+          .selectFrom('invitation_code_uses as cu')
+          .whereRef('cu.code_id', '=', 'c.id')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .as('uses'),
+      )
       .$castTo<CodeWithUses>();
   }
 }

@@ -43,7 +43,12 @@ const betaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // Codes are guessable only by trying many: as slow as sign-up's budget.
       config: { rateLimit: { max: 30, timeWindow: 3_600_000, hook: 'preHandler' as const, keyGenerator: (req) => `beta-redeem:${currentUser(req).id}` } },
-      schema: { tags, summary: 'Join the beta with an invitation code (an account made before invite-only mode)', body: RedeemIn, response: { 200: BetaStatusOut } },
+      schema: {
+        tags,
+        summary: 'Join the beta with an invitation code (an account made before invite-only mode)',
+        body: RedeemIn,
+        response: { 200: BetaStatusOut },
+      },
     },
     async (req) => beta.redeem(currentUser(req), req.body.invitation_code),
   );

@@ -125,7 +125,8 @@ export class BetaService {
     requireRole(admin, ADMIN);
     const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
     // A date the format lets through but the calendar does not (month 13) is no expiry either.
-    if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= Date.now())) throw invalid('server.beta.expiryInPast', ['body', 'expires_at']);
+    if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= Date.now()))
+      throw invalid('server.beta.expiryInPast', ['body', 'expires_at']);
     const ids = await this.insertFreshCodes(input.count, {
       max_uses: input.max_uses,
       expires_at: expiresAt?.toISOString() ?? null,

@@ -76,7 +76,15 @@ describe('beta programme (sign-up open)', () => {
     const made = await makeCodes(t, admin.auth, { count: 3, max_uses: 2, expires_at: expires, note: 'Conference' });
     expect(made).toHaveLength(3);
     expect(new Set(made.map((c) => c.code)).size).toBe(3);
-    expect(made[0]).toMatchObject({ max_uses: 2, uses: 0, state: 'active', note: 'Conference', expires_at: expires, created_by_name: 'Ada Lovelace', uses_by: [] });
+    expect(made[0]).toMatchObject({
+      max_uses: 2,
+      uses: 0,
+      state: 'active',
+      note: 'Conference',
+      expires_at: expires,
+      created_by_name: 'Ada Lovelace',
+      uses_by: [],
+    });
 
     // A code given at sign-up is recorded even when sign-up is open, and typed in any case.
     const account = newAccount({ name: 'Hedy' });
@@ -125,7 +133,9 @@ describe('beta programme (sign-up open)', () => {
     await t.app.inject({ method: 'PATCH', url: '/api/v1/users/me/settings', headers: asker.auth, payload: { locale: 'cn' } });
     await beta(t, 'POST', '/request', asker.auth, { use_case: 'Research' });
     const admin = await withRole(t, 'admin');
-    const request = (await beta(t, 'GET', '/admin/requests?page_size=200', admin.auth)).json().items.find((r: { user: { id: string } }) => r.user.id === asker.user.id);
+    const request = (await beta(t, 'GET', '/admin/requests?page_size=200', admin.auth))
+      .json()
+      .items.find((r: { user: { id: string } }) => r.user.id === asker.user.id);
 
     const res = await beta(t, 'POST', `/admin/requests/${request.id}/invite`, admin.auth);
     expect(res.statusCode).toBe(200);
@@ -154,7 +164,9 @@ describe('beta programme (sign-up open)', () => {
     const admin = await withRole(t, 'admin');
     const [code] = await makeCodes(t, admin.auth, { count: 1, max_uses: 1 });
     await beta(t, 'POST', '/request', user.auth, { use_case: 'Roles' });
-    const requestId = (await beta(t, 'GET', '/admin/requests?page_size=200', admin.auth)).json().items.find((r: { user: { id: string } }) => r.user.id === user.user.id).id;
+    const requestId = (await beta(t, 'GET', '/admin/requests?page_size=200', admin.auth))
+      .json()
+      .items.find((r: { user: { id: string } }) => r.user.id === user.user.id).id;
     const calls: [Method, string, object | undefined][] = [
       ['POST', '/admin/invitation-codes', { count: 1, max_uses: 1 }],
       ['GET', '/admin/invitation-codes', undefined],
@@ -215,7 +227,11 @@ describe('beta programme (invite-only)', () => {
 
     // A code whose expiry has passed (the API only takes future expiries, so the clock is moved in the row).
     const [shortLived] = await makeCodes(t, admin, { count: 1, max_uses: 5, expires_at: new Date(Date.now() + 3_600_000).toISOString() });
-    await t.app.db.updateTable('invitation_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', shortLived.id).execute();
+    await t.app.db
+      .updateTable('invitation_codes')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', shortLived.id)
+      .execute();
     expect(await refusal({ invitation_code: shortLived.code })).toMatch(/expired/);
     const expiredList = (await beta(t, 'GET', '/admin/invitation-codes?state=expired', admin)).json();
     expect(expiredList.items.map((c: { id: string }) => c.id)).toEqual([shortLived.id]);
@@ -277,7 +293,12 @@ describe('beta programme (invite-only)', () => {
     expect(await status()).toEqual({ has_access: false, invite_only: true, status: 'none', requested_at: null });
     const [code] = await makeCodes(t, admin, { count: 1, max_uses: 1 });
     expect((await beta(t, 'POST', '/redeem', early, { invitation_code: 'STEP-ZZZZ-ZZZZ' })).statusCode).toBe(422);
-    expect((await beta(t, 'POST', '/redeem', early, { invitation_code: code.code })).json()).toEqual({ has_access: true, invite_only: true, status: 'member', requested_at: null });
+    expect((await beta(t, 'POST', '/redeem', early, { invitation_code: code.code })).json()).toEqual({
+      has_access: true,
+      invite_only: true,
+      status: 'member',
+      requested_at: null,
+    });
     expect(await status()).toMatchObject({ has_access: true, status: 'member' });
   });
 });

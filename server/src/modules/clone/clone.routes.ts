@@ -36,7 +36,9 @@ const cloneRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const { workflow, dropped } = await clones.cloneWorkflow(currentUser(req).id, req.params.id, req.query.name, (name) => req.t('server.clone.copyOf', { name }));
+      const { workflow, dropped } = await clones.cloneWorkflow(currentUser(req).id, req.params.id, req.query.name, (name) =>
+        req.t('server.clone.copyOf', { name }),
+      );
       setVersionTag(reply, workflow.version);
       const warnings = [
         ...dropped.steps.map((step) =>

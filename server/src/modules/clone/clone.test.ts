@@ -81,14 +81,23 @@ describe("clone: another author's files and datasets", () => {
 
   async function aliceUploads(name: string): Promise<string> {
     const payload = `--b\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\nid,amount\n1,10\n\r\n--b--\r\n`;
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...aliceAuth, 'content-type': 'multipart/form-data; boundary=b' }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files/',
+      headers: { ...aliceAuth, 'content-type': 'multipart/form-data; boundary=b' },
+      payload,
+    });
     expect(res.statusCode).toBe(201);
     return res.json().items[0].id;
   }
 
   /** A dataset of Alice's, as a run of hers would have left it. */
   async function alicesDataset(): Promise<string> {
-    const meta = await t.app.datasets.write({ ownerId: aliceId, name: 'Last run', source: { columns: [{ name: 'amount', type: 'BIGINT' }], batches: [[{ amount: 10 }]] } });
+    const meta = await t.app.datasets.write({
+      ownerId: aliceId,
+      name: 'Last run',
+      source: { columns: [{ name: 'amount', type: 'BIGINT' }], batches: [[{ amount: 10 }]] },
+    });
     await new DatasetsService(t.app.db, t.app.datasets).registerDataset(meta);
     return meta.id;
   }

@@ -54,7 +54,10 @@ export class ContactRepository {
   /** One page, the most recently changed first; `userId` narrows to one asker (a user's own list). */
   async list(filter: ContactListFilter): Promise<{ rows: ContactQueryListRow[]; total: number }> {
     let rows = this.withThreadFacts();
-    let count = this.db.selectFrom('contact_queries as q').innerJoin('users as u', 'u.id', 'q.user_id').select((eb) => eb.fn.countAll<number>().as('n'));
+    let count = this.db
+      .selectFrom('contact_queries as q')
+      .innerJoin('users as u', 'u.id', 'q.user_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'));
     if (filter.userId) {
       rows = rows.where('q.user_id', '=', filter.userId);
       count = count.where('q.user_id', '=', filter.userId);
@@ -88,8 +91,16 @@ export class ContactRepository {
       .selectAll('q')
       .select(['u.name as user_name', 'u.email as user_email', 'u.locale as user_locale'])
       .select((eb) => [
-        eb.selectFrom('contact_replies as r').whereRef('r.query_id', '=', 'q.id').select((e) => e.fn.countAll<number>().as('n')).as('reply_count'),
-        eb.selectFrom('contact_replies as r').whereRef('r.query_id', '=', 'q.id').select((e) => e.fn.max('r.created_at').as('at')).as('last_reply_at'),
+        eb
+          .selectFrom('contact_replies as r')
+          .whereRef('r.query_id', '=', 'q.id')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .as('reply_count'),
+        eb
+          .selectFrom('contact_replies as r')
+          .whereRef('r.query_id', '=', 'q.id')
+          .select((e) => e.fn.max('r.created_at').as('at'))
+          .as('last_reply_at'),
         eb
           .selectFrom('contact_replies as r')
           .whereRef('r.query_id', '=', 'q.id')

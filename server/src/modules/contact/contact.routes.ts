@@ -46,7 +46,14 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/my-queries',
-    { schema: { tags, summary: "The signed-in user's own queries, the latest activity first", querystring: MyQueriesQuery, response: { 200: ContactQueryPage } } },
+    {
+      schema: {
+        tags,
+        summary: "The signed-in user's own queries, the latest activity first",
+        querystring: MyQueriesQuery,
+        response: { 200: ContactQueryPage },
+      },
+    },
     async (req) => contact.mine(currentUser(req), req.query),
   );
 
@@ -64,13 +71,29 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/:id/replies',
-    { schema: { tags, summary: 'Reply: the asker reopens it, support answers it (and the asker is emailed)', params: ContactIdParams, body: ContactReplyIn, response: { 200: ContactQueryOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'Reply: the asker reopens it, support answers it (and the asker is emailed)',
+        params: ContactIdParams,
+        body: ContactReplyIn,
+        response: { 200: ContactQueryOut },
+      },
+    },
     async (req) => contact.reply(currentUser(req), req.params.id, req.body.message),
   );
 
   app.patch(
     '/:id',
-    { schema: { tags, summary: 'Set the status (support staff and admins)', params: ContactIdParams, body: ContactStatusIn, response: { 200: ContactQueryOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'Set the status (support staff and admins)',
+        params: ContactIdParams,
+        body: ContactStatusIn,
+        response: { 200: ContactQueryOut },
+      },
+    },
     async (req) => contact.setStatus(currentUser(req), req.params.id, req.body),
   );
 };

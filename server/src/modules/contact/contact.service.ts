@@ -9,14 +9,7 @@ import { escapeHtml, languageOfLocale, localePath } from '../../mail/email-text'
 import { isStaff, requireRole, STAFF } from '../users/roles';
 import type { Role } from '../users/users.schemas';
 import { ContactRepository, type ContactQueryListRow, type ContactReplyRow } from './contact.repository';
-import type {
-  AdminQueriesQuery,
-  ContactQueryOut,
-  ContactQuerySummary,
-  ContactStatusIn,
-  ContactSubmitIn,
-  MyQueriesQuery,
-} from './contact.schemas';
+import type { AdminQueriesQuery, ContactQueryOut, ContactQuerySummary, ContactStatusIn, ContactSubmitIn, MyQueriesQuery } from './contact.schemas';
 
 /** Who is asking: the signed-in user as the token check loaded them. */
 export interface ContactViewer {

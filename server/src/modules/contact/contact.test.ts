@@ -175,7 +175,12 @@ describe('contact queries', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ detail: `You can send at most ${RATE} messages an hour. Please wait a while, or add to one of your open queries.` });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    const chinese = await t.app.inject({ method: 'POST', url: '/api/v1/contact/submit', headers: { ...busy.auth, 'accept-language': 'zh-CN' }, payload: { subject: 's', message: 'm', category: 'general' } });
+    const chinese = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contact/submit',
+      headers: { ...busy.auth, 'accept-language': 'zh-CN' },
+      payload: { subject: 's', message: 'm', category: 'general' },
+    });
     expect(chinese.json().detail).toContain('每小时最多');
     expect((await submit((await signedInUser(t.app)).auth)).statusCode).toBe(201);
   });

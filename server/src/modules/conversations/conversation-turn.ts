@@ -24,6 +24,12 @@ export function historyForModel(previous: MessageRow[], latest: string, budget =
   // The model wants a user message first.
   while (kept.length && kept[0].role !== 'user') kept.shift();
   const dropped = usable.length - kept.length;
-  const note: ModelMessage[] = dropped > 0 ? [{ role: 'user', content: `(${dropped} earlier messages of this conversation were left out to fit the model's context.)` }, { role: 'assistant', content: 'Understood.' }] : [];
+  const note: ModelMessage[] =
+    dropped > 0
+      ? [
+          { role: 'user', content: `(${dropped} earlier messages of this conversation were left out to fit the model's context.)` },
+          { role: 'assistant', content: 'Understood.' },
+        ]
+      : [];
   return { messages: [...note, ...kept, { role: 'user', content: latest }], dropped };
 }

@@ -56,13 +56,21 @@ export class ConversationsRepository {
     });
   }
 
-  async updateMessage(id: string, fields: { content: string; parts: string; status: MessageStatus; commit_card: string | null; usage: string | null }): Promise<void> {
+  async updateMessage(
+    id: string,
+    fields: { content: string; parts: string; status: MessageStatus; commit_card: string | null; usage: string | null },
+  ): Promise<void> {
     await this.db.updateTable('conversation_messages').set(fields).where('id', '=', id).execute();
   }
 
   /** Swaps a message's card only if it still is `expected`; false when someone changed it first. */
   async replaceCommitCard(id: string, expected: string, card: string): Promise<boolean> {
-    const result = await this.db.updateTable('conversation_messages').set({ commit_card: card }).where('id', '=', id).where('commit_card', '=', expected).executeTakeFirst();
+    const result = await this.db
+      .updateTable('conversation_messages')
+      .set({ commit_card: card })
+      .where('id', '=', id)
+      .where('commit_card', '=', expected)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

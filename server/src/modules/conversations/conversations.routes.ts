@@ -9,7 +9,15 @@ import { RunsService } from '../runs/runs.service';
 import { DatasetsService } from '../datasets/datasets.service';
 import { Id } from '../../http/common.schemas';
 import { currentUser } from '../../plugins/authentication';
-import { ConversationCreateIn, ConversationDetailOut, ConversationListQuery, ConversationMessageOut, ConversationOut, ConversationPage, MessageStreamIn } from './conversations.schemas';
+import {
+  ConversationCreateIn,
+  ConversationDetailOut,
+  ConversationListQuery,
+  ConversationMessageOut,
+  ConversationOut,
+  ConversationPage,
+  MessageStreamIn,
+} from './conversations.schemas';
 import { ConversationsService, type ConversationsDeps, type TurnEvent } from './conversations.service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -90,18 +98,29 @@ export async function sendTurn(reply: FastifyReply, turn: AsyncGenerator<TurnEve
 const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const conversations = new ConversationsService(app.db, agentDepsOf(app));
 
-  app.get('/', { schema: { tags, summary: 'My conversations, newest first (by last message)', querystring: ConversationListQuery, response: { 200: ConversationPage } } }, async (req) =>
-    conversations.list(currentUser(req).id, req.query),
+  app.get(
+    '/',
+    { schema: { tags, summary: 'My conversations, newest first (by last message)', querystring: ConversationListQuery, response: { 200: ConversationPage } } },
+    async (req) => conversations.list(currentUser(req).id, req.query),
   );
 
   app.post(
     '/',
-    { schema: { tags, summary: 'Start a conversation, optionally with an agent bound to one of my workflows (and a step)', body: ConversationCreateIn, response: { 201: ConversationOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'Start a conversation, optionally with an agent bound to one of my workflows (and a step)',
+        body: ConversationCreateIn,
+        response: { 201: ConversationOut },
+      },
+    },
     async (req, reply) => reply.code(201).send(await conversations.create(currentUser(req).id, req.body)),
   );
 
-  app.get('/:id', { schema: { tags, summary: 'A conversation with its messages, oldest first', params: IdParams, response: { 200: ConversationDetailOut } } }, async (req) =>
-    conversations.get(currentUser(req).id, req.params.id),
+  app.get(
+    '/:id',
+    { schema: { tags, summary: 'A conversation with its messages, oldest first', params: IdParams, response: { 200: ConversationDetailOut } } },
+    async (req) => conversations.get(currentUser(req).id, req.params.id),
   );
 
   app.post(
@@ -111,13 +130,18 @@ const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary:
-          "Send a message; the answer streams as server-sent events (text/event-stream): message_start, text_delta, tool_call, tool_result, commit, then done or error (docs/agents.md). Aborting the request stops the turn; the partial answer is kept.",
+          'Send a message; the answer streams as server-sent events (text/event-stream): message_start, text_delta, tool_call, tool_result, commit, then done or error (docs/agents.md). Aborting the request stops the turn; the partial answer is kept.',
         params: IdParams,
         body: MessageStreamIn,
       },
     },
     async (req, reply) => {
-      const turn = conversations.turn(currentUser(req).id, req.params.id, { content: req.body.content, dryRun: req.body.dry_run ?? false, language: req.language, signal: closedSignal(reply) });
+      const turn = conversations.turn(currentUser(req).id, req.params.id, {
+        content: req.body.content,
+        dryRun: req.body.dry_run ?? false,
+        language: req.language,
+        signal: closedSignal(reply),
+      });
       await sendTurn(reply, turn);
     },
   );

@@ -87,7 +87,12 @@ export class ConversationsService {
   }
 
   async list(userId: string, query: ConversationListQuery) {
-    const { rows, total } = await this.repo.list(userId, { workflowId: query.workflow_id, agent: query.agent }, query.page_size, (query.page - 1) * query.page_size);
+    const { rows, total } = await this.repo.list(
+      userId,
+      { workflowId: query.workflow_id, agent: query.agent },
+      query.page_size,
+      (query.page - 1) * query.page_size,
+    );
     return { items: rows.map(toConversationOut), total, page: query.page, page_size: query.page_size };
   }
 
@@ -103,7 +108,8 @@ export class ConversationsService {
       await new WorkflowsService(this.db).get(userId, workflowId);
     }
     if (agent !== 'general' && !workflowId) throw invalid('server.conversations.workflowRequired', ['body', 'workflow_id']);
-    if ((agent === 'step_param' || agent === 'step_param_evaluation') && !input.step_id) throw invalid('server.conversations.stepRequired', ['body', 'step_id']);
+    if ((agent === 'step_param' || agent === 'step_param_evaluation') && !input.step_id)
+      throw invalid('server.conversations.stepRequired', ['body', 'step_id']);
     const now = new Date().toISOString();
     const row: ConversationRow = {
       id: randomUUID(),
@@ -172,16 +178,42 @@ export class ConversationsService {
 
     const now = () => new Date().toISOString();
     const userMessage = await this.repo.appendMessage(
-      { id: randomUUID(), conversation_id: conversationId, role: 'user', content: input.content, parts: JSON.stringify([{ type: 'text', text: input.content }]), status: 'complete', commit_card: null, usage: null, created_at: now() },
+      {
+        id: randomUUID(),
+        conversation_id: conversationId,
+        role: 'user',
+        content: input.content,
+        parts: JSON.stringify([{ type: 'text', text: input.content }]),
+        status: 'complete',
+        commit_card: null,
+        usage: null,
+        created_at: now(),
+      },
       titleOf(input.content),
     );
-    const assistant = await this.repo.appendMessage({ id: randomUUID(), conversation_id: conversationId, role: 'assistant', content: '', parts: '[]', status: 'partial', commit_card: null, usage: null, created_at: now() });
+    const assistant = await this.repo.appendMessage({
+      id: randomUUID(),
+      conversation_id: conversationId,
+      role: 'assistant',
+      content: '',
+      parts: '[]',
+      status: 'partial',
+      commit_card: null,
+      usage: null,
+      created_at: now(),
+    });
 
     const parts: MessagePart[] = [];
     let text = '';
     let usage: Usage | null = null;
     const save = (status: MessageStatus, card: CommitCard | null) =>
-      this.repo.updateMessage(assistant.id, { content: text, parts: JSON.stringify(parts), status, commit_card: card ? JSON.stringify(card) : null, usage: usage ? JSON.stringify(usage) : null });
+      this.repo.updateMessage(assistant.id, {
+        content: text,
+        parts: JSON.stringify(parts),
+        status,
+        commit_card: card ? JSON.stringify(card) : null,
+        usage: usage ? JSON.stringify(usage) : null,
+      });
 
     const result = streamText({
       model: chat.model,
@@ -263,7 +295,14 @@ export class ConversationsService {
     if (usage) {
       const tokens = usage.input_tokens + usage.output_tokens;
       await this.deps.runEngine.charges
-        .chargeAgentCall({ userId, messageId: assistant.id, agent: conversation.agent, workflowId: conversation.workflow_id, stepId: conversation.step_id, tokens })
+        .chargeAgentCall({
+          userId,
+          messageId: assistant.id,
+          agent: conversation.agent,
+          workflowId: conversation.workflow_id,
+          stepId: conversation.step_id,
+          tokens,
+        })
         .catch((err) => this.deps.log.error({ err, messageId: assistant.id }, 'could not charge an agent turn'));
     }
     if (card) yield { event: 'commit', data: publicCard(card) };

@@ -18,7 +18,8 @@ function eventsOf(body: string): { event: string; data: Record<string, unknown> 
 const kinds = (events: { event: string }[]) => events.map((e) => e.event).filter((e, i, all) => e !== 'text_delta' || all[i - 1] !== 'text_delta');
 
 /** What the tools answered so far in this request (tool messages), parsed. */
-const toolOutputs = (request: ChatRequestSeen) => request.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(textOf(m.content)) as { step: { id: string } });
+const toolOutputs = (request: ChatRequestSeen) =>
+  request.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(textOf(m.content)) as { step: { id: string } });
 
 describe('conversations and the coordinator, against a real OpenAI-compatible server', () => {
   let llm: LlmServer;
@@ -84,7 +85,13 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
 
   it('limits the turns (paid model calls) per user per minute', async () => {
     const busy = await signedInUser(t.app);
-    const send = () => t.app.inject({ method: 'POST', url: '/api/v1/conversations/00000000-0000-0000-0000-000000000000/messages/stream', headers: busy.auth, payload: { content: 'hi' } });
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/conversations/00000000-0000-0000-0000-000000000000/messages/stream',
+        headers: busy.auth,
+        payload: { content: 'hi' },
+      });
     for (let i = 0; i < 60; i++) expect((await send()).statusCode).toBe(404);
     const limited = await send();
     expect(limited.statusCode).toBe(429);
@@ -110,11 +117,26 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       expect(done.message_id).toBe(events[0].data.message_id);
       expect(done.usage.output_tokens).toBeGreaterThan(0);
       // The turn's tokens are one usage row in the credit ledger, keyed by the message.
-      const charged = await t.app.db.selectFrom('credit_ledger').select(['unit', 'quantity', 'credits_micro']).where('idempotency_key', '=', `usage:agent:${done.message_id}`).execute();
-      expect(charged).toEqual([{ unit: 'token', quantity: done.usage.input_tokens + done.usage.output_tokens, credits_micro: -Math.round(((done.usage.input_tokens + done.usage.output_tokens) * 0.02 * 1_000_000) / 1000) }]);
+      const charged = await t.app.db
+        .selectFrom('credit_ledger')
+        .select(['unit', 'quantity', 'credits_micro'])
+        .where('idempotency_key', '=', `usage:agent:${done.message_id}`)
+        .execute();
+      expect(charged).toEqual([
+        {
+          unit: 'token',
+          quantity: done.usage.input_tokens + done.usage.output_tokens,
+          credits_micro: -Math.round(((done.usage.input_tokens + done.usage.output_tokens) * 0.02 * 1_000_000) / 1000),
+        },
+      ]);
 
       const detail = await api.ok('GET', `/conversations/${conv.id}`);
-      expect(detail.messages[1]).toMatchObject({ id: done.message_id, content: 'Workflows are chains of steps.', status: 'complete', parts: [{ type: 'text', text: 'Workflows are chains of steps.' }] });
+      expect(detail.messages[1]).toMatchObject({
+        id: done.message_id,
+        content: 'Workflows are chains of steps.',
+        status: 'complete',
+        parts: [{ type: 'text', text: 'Workflows are chains of steps.' }],
+      });
       // The model was told what came before, and what the user asked.
       expect(llm.requests.at(-1)!.messages.at(-1)).toMatchObject({ role: 'user', content: 'What is a workflow?' });
     });
@@ -195,19 +217,41 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       try {
         const someone = await signedInUser(bare.app);
         const conv = (await bare.app.inject({ method: 'POST', url: '/api/v1/conversations', headers: someone.auth, payload: {} })).json();
-        const en = await bare.app.inject({ method: 'POST', url: `/api/v1/conversations/${conv.id}/messages/stream`, headers: someone.auth, payload: { content: 'hi' } });
+        const en = await bare.app.inject({
+          method: 'POST',
+          url: `/api/v1/conversations/${conv.id}/messages/stream`,
+          headers: someone.auth,
+          payload: { content: 'hi' },
+        });
         expect(en.statusCode).toBe(409);
         expect(en.json()).toMatchObject({ detail: 'No AI model is connected.', modal: { level: 'warning', content: expect.stringMatching(/LLM_BASE_URL/) } });
-        const zh = await bare.app.inject({ method: 'POST', url: `/api/v1/conversations/${conv.id}/messages/stream`, headers: { ...someone.auth, 'accept-language': 'zh-CN' }, payload: { content: 'hi' } });
+        const zh = await bare.app.inject({
+          method: 'POST',
+          url: `/api/v1/conversations/${conv.id}/messages/stream`,
+          headers: { ...someone.auth, 'accept-language': 'zh-CN' },
+          payload: { content: 'hi' },
+        });
         expect(zh.statusCode).toBe(409);
         expect(zh.json()).toMatchObject({ detail: '尚未连接 AI 模型。', modal: { level: 'warning', content: expect.stringMatching(/LLM_BASE_URL/) } });
         const wf = (await bare.app.inject({ method: 'POST', url: '/api/v1/workflows', headers: someone.auth, payload: { name: 'W' } })).json();
-        const agent = await bare.app.inject({ method: 'POST', url: `/api/v1/agents/coordinator/${wf.id}/message`, headers: someone.auth, payload: { message: 'hi' } });
+        const agent = await bare.app.inject({
+          method: 'POST',
+          url: `/api/v1/agents/coordinator/${wf.id}/message`,
+          headers: someone.auth,
+          payload: { message: 'hi' },
+        });
         expect(agent.statusCode).toBe(409);
         expect(agent.json().modal.level).toBe('warning');
-        const step = (await bare.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: someone.auth, payload: { workflow_id: wf.id, step_type: 'filter' } })).json();
+        const step = (
+          await bare.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: someone.auth, payload: { workflow_id: wf.id, step_type: 'filter' } })
+        ).json();
         for (const path of ['workflow-step-param', 'workflow-step-param-evaluation']) {
-          const res = await bare.app.inject({ method: 'POST', url: `/api/v1/agents/${path}/${wf.id}/${step.id}/message`, headers: { ...someone.auth, 'accept-language': 'zh-CN' }, payload: { message: 'hi' } });
+          const res = await bare.app.inject({
+            method: 'POST',
+            url: `/api/v1/agents/${path}/${wf.id}/${step.id}/message`,
+            headers: { ...someone.auth, 'accept-language': 'zh-CN' },
+            payload: { message: 'hi' },
+          });
           expect(res.statusCode).toBe(409);
           expect(res.json().detail).toBe('尚未连接 AI 模型。');
         }
@@ -221,7 +265,12 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
     /** Two add_step calls, then connect_steps between the steps they made, then a text. */
     function scriptBuild() {
       llm.queue(
-        { toolCalls: [{ id: 'a1', name: 'add_step', args: { step_type: 'import_csv' } }, { id: 'a2', name: 'add_step', args: { step_type: 'filter', name: 'Only Berlin' } }] },
+        {
+          toolCalls: [
+            { id: 'a1', name: 'add_step', args: { step_type: 'import_csv' } },
+            { id: 'a2', name: 'add_step', args: { step_type: 'filter', name: 'Only Berlin' } },
+          ],
+        },
         (request) => {
           const [source, filter] = toolOutputs(request).map((o) => o.step.id);
           return { toolCalls: [{ id: 'c1', name: 'connect_steps', args: { from_step_id: source, to_step_id: filter } }] };
@@ -237,10 +286,25 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       scriptBuild();
       const res = await stream(conv.id, 'Build me an import and a filter');
       const events = eventsOf(res.body);
-      expect(kinds(events)).toEqual(['message_start', 'tool_call', 'tool_call', 'tool_result', 'tool_result', 'tool_call', 'tool_result', 'text_delta', 'commit', 'done']);
+      expect(kinds(events)).toEqual([
+        'message_start',
+        'tool_call',
+        'tool_call',
+        'tool_result',
+        'tool_result',
+        'tool_call',
+        'tool_result',
+        'text_delta',
+        'commit',
+        'done',
+      ]);
       expect(events.filter((e) => e.event === 'tool_result').every((e) => e.data.ok === true)).toBe(true);
       // Each result says what it did, for the chat's tool cards (the same words as the commit card).
-      expect(events.filter((e) => e.event === 'tool_result').map((e) => (e.data.result as { summary: string }).summary)).toEqual(['Added step Import CSV', 'Added step Only Berlin', 'Connected Import CSV → Only Berlin']);
+      expect(events.filter((e) => e.event === 'tool_result').map((e) => (e.data.result as { summary: string }).summary)).toEqual([
+        'Added step Import CSV',
+        'Added step Only Berlin',
+        'Connected Import CSV → Only Berlin',
+      ]);
       const card = events.find((e) => e.event === 'commit')!.data;
       expect(card).toMatchObject({ applied: true, workflow_id: wf.id, commit_id: expect.any(String), summary: 'Added 2 step(s), connected 1' });
       expect((card.changes as { kind: string }[]).map((c) => c.kind)).toEqual(['step_added', 'step_added', 'connected']);
@@ -255,12 +319,22 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
       expect(after.total).toBe(before.total + 1);
       expect(after.items[0]).toMatchObject({ id: card.commit_id, message: 'Assistant: 3 change(s)' });
       // The tools were offered with the API's own schemas.
-      expect(llm.requests.at(-3)!.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['get_workflow', 'search_steps', 'add_step', 'remove_step', 'connect_steps', 'set_params', 'set_variable', 'get_last_run']));
+      expect(llm.requests.at(-3)!.tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['get_workflow', 'search_steps', 'add_step', 'remove_step', 'connect_steps', 'set_params', 'set_variable', 'get_last_run']),
+      );
       expect(llm.requests.at(-3)!.messages[0].content).toMatch(/DATA, never instructions/);
 
       const stored = (await api.ok('GET', `/conversations/${conv.id}`)).messages[1];
       expect(stored).toMatchObject({ status: 'complete', commit: card, content: 'Added an import and a filter, connected.' });
-      expect(stored.parts.map((p: { type: string }) => p.type)).toEqual(['tool_call', 'tool_call', 'tool_result', 'tool_result', 'tool_call', 'tool_result', 'text']);
+      expect(stored.parts.map((p: { type: string }) => p.type)).toEqual([
+        'tool_call',
+        'tool_call',
+        'tool_result',
+        'tool_result',
+        'tool_call',
+        'tool_result',
+        'text',
+      ]);
 
       const undone = await api.call('POST', '/workflow-history/undo', { workflow_id: wf.id });
       expect(undone.status).toBe(200);
@@ -270,9 +344,20 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
     it("says what each tool did in the caller's language", async () => {
       const wf = await api.createWorkflow('Chinese');
       const conv = await api.ok('POST', '/conversations', { agent: 'coordinator', workflow_id: wf.id });
-      llm.queue({ toolCalls: [{ id: 'g1', name: 'get_workflow', args: {} }, { id: 'a1', name: 'add_step', args: { step_type: 'filter', name: '柏林' } }] }, { text: '好了。' });
+      llm.queue(
+        {
+          toolCalls: [
+            { id: 'g1', name: 'get_workflow', args: {} },
+            { id: 'a1', name: 'add_step', args: { step_type: 'filter', name: '柏林' } },
+          ],
+        },
+        { text: '好了。' },
+      );
       const events = eventsOf((await stream(conv.id, '加一个过滤步骤', {}, { 'accept-language': 'zh-CN' })).body);
-      expect(events.filter((e) => e.event === 'tool_result').map((e) => (e.data.result as { summary: string }).summary)).toEqual(['读取了工作流', '添加了步骤 柏林']);
+      expect(events.filter((e) => e.event === 'tool_result').map((e) => (e.data.result as { summary: string }).summary)).toEqual([
+        '读取了工作流',
+        '添加了步骤 柏林',
+      ]);
     });
 
     it('refuses to overwrite a workflow edited during the turn: error event, nothing of the turn applied', async () => {
@@ -356,7 +441,13 @@ describe('conversations and the coordinator, against a real OpenAI-compatible se
     it('answers a tool call that breaks the rules with the problems, and the model can go on', async () => {
       const wf = await api.createWorkflow('Rules');
       llm.queue(
-        { toolCalls: [{ id: 'x1', name: 'add_step', args: { step_type: 'teleport' } }, { id: 'x2', name: 'add_step', args: { step_type: 'limit', param_inputs: { count: 'many' } } }, { id: 'x3', name: 'connect_steps', args: { from_step_id: 'nope', to_step_id: 'nada' } }] },
+        {
+          toolCalls: [
+            { id: 'x1', name: 'add_step', args: { step_type: 'teleport' } },
+            { id: 'x2', name: 'add_step', args: { step_type: 'limit', param_inputs: { count: 'many' } } },
+            { id: 'x3', name: 'connect_steps', args: { from_step_id: 'nope', to_step_id: 'nada' } },
+          ],
+        },
         { text: 'Those did not work.' },
       );
       const res = await api.call('POST', `/agents/coordinator/${wf.id}/message`, { message: 'break things' });

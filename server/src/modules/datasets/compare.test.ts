@@ -21,7 +21,10 @@ describe('dataset comparison', () => {
   const get = (who: { auth: Record<string, string> }, url: string, lang = 'en') =>
     t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { ...who.auth, 'accept-language': lang } });
   const compare = async (query: Record<string, string | number>, who = owner) => {
-    const res = await get(who, `/datasets/${after.id}/compare?${new URLSearchParams({ with: before.id, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) }).toString()}`);
+    const res = await get(
+      who,
+      `/datasets/${after.id}/compare?${new URLSearchParams({ with: before.id, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) }).toString()}`,
+    );
     return res;
   };
 
@@ -32,11 +35,33 @@ describe('dataset comparison', () => {
     const id = randomUUID();
     await t.app.db
       .insertInto('workflow_runs')
-      .values({ id: runId, workflow_id: workflowId, user_id: ownerId, workflow_version: 1, snapshot: '{}', mode: 'all', target_step_id: null, sample_size: null, state: 'succeeded', created_at: createdAt, updated_at: createdAt })
+      .values({
+        id: runId,
+        workflow_id: workflowId,
+        user_id: ownerId,
+        workflow_version: 1,
+        snapshot: '{}',
+        mode: 'all',
+        target_step_id: null,
+        sample_size: null,
+        state: 'succeeded',
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
       .execute();
     await (t.app.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
       .insertInto('step_runs')
-      .values({ id, run_id: runId, step_id: stepId, step_type: 'filter', params_hash: 'p', cache_key: randomUUID(), input_dataset_ids: '[]', created_at: createdAt, updated_at: createdAt })
+      .values({
+        id,
+        run_id: runId,
+        step_id: stepId,
+        step_type: 'filter',
+        params_hash: 'p',
+        cache_key: randomUUID(),
+        input_dataset_ids: '[]',
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
       .execute();
     return id;
   }
@@ -56,7 +81,13 @@ describe('dataset comparison', () => {
       name: 'Orders',
       stepRunId: await stepRun('s1', '2026-01-01T00:00:00.000Z'),
       source: {
-        columns: [{ name: 'sku', type: 'VARCHAR' }, { name: 'name', type: 'VARCHAR' }, { name: 'price', type: 'DOUBLE' }, { name: 'qty', type: 'BIGINT' }, { name: 'note', type: 'VARCHAR' }],
+        columns: [
+          { name: 'sku', type: 'VARCHAR' },
+          { name: 'name', type: 'VARCHAR' },
+          { name: 'price', type: 'DOUBLE' },
+          { name: 'qty', type: 'BIGINT' },
+          { name: 'note', type: 'VARCHAR' },
+        ],
         batches: [
           [
             { sku: '北京-1', name: 'Tea', price: 2.5, qty: 1, note: 'x' },
@@ -72,7 +103,13 @@ describe('dataset comparison', () => {
       name: 'Orders',
       stepRunId: await stepRun('s1', '2026-01-05T00:00:00.000Z'),
       source: {
-        columns: [{ name: 'sku', type: 'VARCHAR' }, { name: 'name', type: 'VARCHAR' }, { name: 'price', type: 'DOUBLE' }, { name: 'qty', type: 'VARCHAR' }, { name: 'colour', type: 'VARCHAR' }],
+        columns: [
+          { name: 'sku', type: 'VARCHAR' },
+          { name: 'name', type: 'VARCHAR' },
+          { name: 'price', type: 'DOUBLE' },
+          { name: 'qty', type: 'VARCHAR' },
+          { name: 'colour', type: 'VARCHAR' },
+        ],
         batches: [
           [
             { sku: 'B-2', name: null, price: null, qty: '2', colour: null },
@@ -130,7 +167,11 @@ describe('dataset comparison', () => {
   it("is not found for another user's dataset on either side", async () => {
     const theirs = await compare({ key: 'sku' }, stranger);
     expect(theirs.statusCode).toBe(404);
-    const other = await t.app.datasets.write({ ownerId: stranger.user.id as string, name: 'Theirs', source: { columns: [{ name: 'sku', type: 'VARCHAR' }], batches: [[{ sku: 'a' }]] } });
+    const other = await t.app.datasets.write({
+      ownerId: stranger.user.id as string,
+      name: 'Theirs',
+      source: { columns: [{ name: 'sku', type: 'VARCHAR' }], batches: [[{ sku: 'a' }]] },
+    });
     await service.registerDataset(other);
     const mixed = await get(owner, `/datasets/${after.id}/compare?with=${other.id}&key=sku`);
     expect(mixed.statusCode).toBe(404);
@@ -140,7 +181,9 @@ describe('dataset comparison', () => {
   it("lists the step's other outputs, newest first, for the owner only", async () => {
     const res = await get(owner, `/datasets/${after.id}/siblings`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().items).toEqual([{ id: before.id, name: 'Orders', run_id: expect.any(String), row_count: 3, created_at: before.createdAt, expires_at: '2099-01-02T00:00:00.000Z' }]);
+    expect(res.json().items).toEqual([
+      { id: before.id, name: 'Orders', run_id: expect.any(String), row_count: 3, created_at: before.createdAt, expires_at: '2099-01-02T00:00:00.000Z' },
+    ]);
     expect((await get(owner, `/datasets/${before.id}/siblings`)).json().items.map((d: { id: string }) => d.id)).toEqual([after.id]);
     expect((await get(stranger, `/datasets/${after.id}/siblings`)).statusCode).toBe(404);
   });

@@ -29,15 +29,42 @@ describe('the list of datasets', () => {
     const workflowId = (await workflowClient(t.app, owner.auth).createWorkflow('Monthly sales')).id as string;
     await t.app.db
       .insertInto('workflow_runs')
-      .values({ id: runId, workflow_id: workflowId, user_id: ownerId, workflow_version: 1, snapshot: '{}', mode: 'all', target_step_id: null, sample_size: null, state: 'running', created_at: now, updated_at: now })
+      .values({
+        id: runId,
+        workflow_id: workflowId,
+        user_id: ownerId,
+        workflow_version: 1,
+        snapshot: '{}',
+        mode: 'all',
+        target_step_id: null,
+        sample_size: null,
+        state: 'running',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await (t.app.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
       .insertInto('step_runs')
-      .values({ id: stepRunId, run_id: runId, step_id: 'clean', step_type: 'filter', params_hash: 'p', cache_key: 'k', input_dataset_ids: '[]', created_at: now, updated_at: now })
+      .values({
+        id: stepRunId,
+        run_id: runId,
+        step_id: 'clean',
+        step_type: 'filter',
+        params_hash: 'p',
+        cache_key: 'k',
+        input_dataset_ids: '[]',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
 
     const register = async (ownerOf: string, name: string, createdAt: string, extra: { stepRunId?: string; expiresAt?: string } = {}) => {
-      const meta = await t.app.datasets.write({ ownerId: ownerOf, name, stepRunId: extra.stepRunId, source: { columns: [{ name: 'n', type: 'BIGINT' }], batches: [[{ n: 1 }, { n: 2 }]] } });
+      const meta = await t.app.datasets.write({
+        ownerId: ownerOf,
+        name,
+        stepRunId: extra.stepRunId,
+        source: { columns: [{ name: 'n', type: 'BIGINT' }], batches: [[{ n: 1 }, { n: 2 }]] },
+      });
       await service.registerDataset({ ...meta, createdAt }, { expiresAt: extra.expiresAt ?? null });
     };
     await register(ownerId, 'Customers 2023', '2024-01-01T00:00:00.000Z');
@@ -53,7 +80,13 @@ describe('the list of datasets', () => {
     const body = await list(owner);
     expect(names(body)).toEqual(['Sales later', 'Sales_100%', 'Cleaned sales', 'Customers 2023']);
     expect(body).toMatchObject({ total: 4, page: 1, page_size: 20 });
-    expect(body.items[2]).toMatchObject({ row_count: 2, created_at: '2024-01-02T00:00:00.000Z', expires_at: null, workflow_name: 'Monthly sales', step_id: 'clean' });
+    expect(body.items[2]).toMatchObject({
+      row_count: 2,
+      created_at: '2024-01-02T00:00:00.000Z',
+      expires_at: null,
+      workflow_name: 'Monthly sales',
+      step_id: 'clean',
+    });
     expect(body.items[2].bytes).toBeGreaterThan(0);
     expect(body.items[3]).toMatchObject({ workflow_id: null, workflow_name: null, step_id: null });
     expect(names(await list(stranger))).toEqual(['Stranger sales']);

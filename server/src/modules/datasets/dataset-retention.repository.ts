@@ -42,7 +42,15 @@ const notNeededByDeferred = (eb: DatasetsScope) =>
   );
 
 const notReusedSince = (eb: DatasetsScope, since: string) =>
-  eb.not(eb.exists(eb.selectFrom('step_runs as reuser').select(sql.lit(1).as('one')).whereRef('reuser.output_dataset_id', '=', 'datasets.id').where('reuser.created_at', '>=', since)));
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('step_runs as reuser')
+        .select(sql.lit(1).as('one'))
+        .whereRef('reuser.output_dataset_id', '=', 'datasets.id')
+        .where('reuser.created_at', '>=', since),
+    ),
+  );
 
 /**
  * The rows housekeeping removes: datasets past `expires_at`, and (with a retention period) run
@@ -119,7 +127,7 @@ export class DatasetRetentionRepository {
         .deleteFrom('datasets')
         .where('id', '=', id)
         .where((eb) => notReadByUnfinishedStepRun(eb))
-      .where((eb) => notNeededByDeferred(eb));
+        .where((eb) => notNeededByDeferred(eb));
       if (options.notReusedSince) {
         const since = options.notReusedSince;
         query = query.where((eb) => notReusedSince(eb, since));

@@ -63,7 +63,18 @@ export class DatasetsRepository {
         .leftJoin('step_runs as s', 's.id', 'd.step_run_id')
         .leftJoin('workflow_runs as r', 'r.id', 's.run_id')
         .leftJoin('workflows as w', 'w.id', 'r.workflow_id')
-        .select(['d.id', 'd.name', 'd.row_count', 'd.bytes', 'd.recipe', 'd.created_at', 'd.expires_at', 'r.workflow_id', 'w.name as workflow_name', 's.step_id'])
+        .select([
+          'd.id',
+          'd.name',
+          'd.row_count',
+          'd.bytes',
+          'd.recipe',
+          'd.created_at',
+          'd.expires_at',
+          'r.workflow_id',
+          'w.name as workflow_name',
+          's.step_id',
+        ])
         .orderBy('d.created_at', 'desc')
         .orderBy('d.id', 'desc')
         .limit(query.limit)
@@ -147,7 +158,11 @@ export class DatasetsRepository {
     };
     await this.db.transaction().execute(async (tx) => {
       await tx.insertInto('datasets').values(row).execute();
-      if (meta.parentIds.length) await tx.insertInto('dataset_parents').values(meta.parentIds.map((parentId) => ({ dataset_id: meta.id, parent_id: parentId }))).execute();
+      if (meta.parentIds.length)
+        await tx
+          .insertInto('dataset_parents')
+          .values(meta.parentIds.map((parentId) => ({ dataset_id: meta.id, parent_id: parentId })))
+          .execute();
     });
   }
 }

@@ -2,7 +2,21 @@ import fs from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../plugins/authentication';
 import { contentDisposition } from '../files/http-download';
-import { CompareOut, CompareQueryIn, DatasetListOut, DatasetListQueryIn, DatasetOut, DatasetParams, SiblingsOut, DatasetQuery, DownloadQuery, RecordOut, RecordParams, RecordsPageOut, RecordsQueryIn } from './datasets.schemas';
+import {
+  CompareOut,
+  CompareQueryIn,
+  DatasetListOut,
+  DatasetListQueryIn,
+  DatasetOut,
+  DatasetParams,
+  SiblingsOut,
+  DatasetQuery,
+  DownloadQuery,
+  RecordOut,
+  RecordParams,
+  RecordsPageOut,
+  RecordsQueryIn,
+} from './datasets.schemas';
 import { DatasetsService } from './datasets.service';
 import { recordsQueryOf } from './http-records-query';
 
@@ -23,7 +37,8 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Your datasets that have not expired, newest first, each with the workflow and step that made it (null when made outside a run): what a step can use',
+        summary:
+          'Your datasets that have not expired, newest first, each with the workflow and step that made it (null when made outside a run): what a step can use',
         description: '`q` keeps the datasets whose name contains it, ignoring case.',
         querystring: DatasetListQueryIn,
         response: { 200: DatasetListOut },
@@ -34,7 +49,15 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/:datasetId',
-    { schema: { tags, summary: 'A dataset: name, columns and types, row count, size, the step run that made it, its parents', params: DatasetParams, querystring: DatasetQuery, response: { 200: DatasetOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'A dataset: name, columns and types, row count, size, the step run that made it, its parents',
+        params: DatasetParams,
+        querystring: DatasetQuery,
+        response: { 200: DatasetOut },
+      },
+    },
     async (req) => datasets.get(currentUser(req).id, req.params.datasetId, { includeLineage: req.query.include_lineage }),
   );
 
@@ -52,8 +75,10 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => datasets.records(currentUser(req).id, req.params.datasetId, recordsQueryOf(req.query), ['query']),
   );
 
-  app.get('/:datasetId/record/:recordId', { schema: { tags, summary: 'One record by its `_id`', params: RecordParams, response: { 200: RecordOut } } }, async (req) =>
-    datasets.record(currentUser(req).id, req.params.datasetId, req.params.recordId),
+  app.get(
+    '/:datasetId/record/:recordId',
+    { schema: { tags, summary: 'One record by its `_id`', params: RecordParams, response: { 200: RecordOut } } },
+    async (req) => datasets.record(currentUser(req).id, req.params.datasetId, req.params.recordId),
   );
 
   app.get(
@@ -61,7 +86,8 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'What changed from the dataset `with` to this one: columns added, removed or retyped, and records added, removed or changed, matched by the `key` column',
+        summary:
+          'What changed from the dataset `with` to this one: columns added, removed or retyped, and records added, removed or changed, matched by the `key` column',
         description:
           'Both datasets must be yours (else 404). `key` must exist in both and hold one distinct, non-null value per record in each; otherwise 422 at `["query","key"]`. ' +
           'Values are compared with IS DISTINCT FROM (null against null is no change); a column whose type changed is compared by its text; `_id` is compared only when it is the key. ' +
@@ -82,7 +108,8 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Other datasets made by the same step of the same workflow (earlier and later runs, samples too), newest first, at most 50: what this one can be compared with',
+        summary:
+          'Other datasets made by the same step of the same workflow (earlier and later runs, samples too), newest first, at most 50: what this one can be compared with',
         params: DatasetParams,
         response: { 200: SiblingsOut },
       },

@@ -9,7 +9,7 @@ import { Id, Page, pageFields } from '../../http/common.schemas';
 // model becomes with one JSON.stringify and which keeps values typed (numbers, booleans, lists).
 
 export const DatasetParams = Type.Object({ datasetId: Id });
-export const RecordParams = Type.Object({ datasetId: Id, recordId: Type.String({ description: 'The record\'s `_id`', minLength: 1, maxLength: 200 }) });
+export const RecordParams = Type.Object({ datasetId: Id, recordId: Type.String({ description: "The record's `_id`", minLength: 1, maxLength: 200 }) });
 
 export const DatasetQuery = Type.Object(
   {
@@ -21,7 +21,9 @@ export type DatasetQuery = Static<typeof DatasetQuery>;
 
 export const DatasetColumnOut = Type.Object({
   name: Type.String(),
-  type: Type.String({ description: 'The DuckDB type as stored in the Parquet file: `VARCHAR`, `BIGINT`, `DECIMAL(18,3)`, `TIMESTAMP WITH TIME ZONE`, `VARCHAR[]`…' }),
+  type: Type.String({
+    description: 'The DuckDB type as stored in the Parquet file: `VARCHAR`, `BIGINT`, `DECIMAL(18,3)`, `TIMESTAMP WITH TIME ZONE`, `VARCHAR[]`…',
+  }),
 });
 
 export const DatasetParentOut = Type.Object({ id: Type.String(), name: Type.String() });
@@ -32,7 +34,9 @@ export const DatasetOut = Type.Object({
   columns: Type.Array(DatasetColumnOut, { description: '`_id` (the stable record id) first, then the columns in order.' }),
   row_count: Type.Integer(),
   bytes: Type.Integer({ description: 'Size of the compressed Parquet snapshot.' }),
-  step_run_id: Type.Union([Type.String(), Type.Null()], { description: 'The step run that wrote it; null for datasets made outside a run or once that run was deleted.' }),
+  step_run_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The step run that wrote it; null for datasets made outside a run or once that run was deleted.',
+  }),
   run_id: Type.Union([Type.String(), Type.Null()]),
   workflow_id: Type.Union([Type.String(), Type.Null()]),
   step_id: Type.Union([Type.String(), Type.Null()]),
@@ -81,7 +85,9 @@ export const RecordsQueryIn = Type.Object(
 );
 export type RecordsQueryIn = Static<typeof RecordsQueryIn>;
 
-export const RecordOut = Type.Record(Type.String(), Type.Unknown(), { description: 'One record: column name → value (`_id` first). Values as JSON: see engine/datasets/json-values.ts.' });
+export const RecordOut = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'One record: column name → value (`_id` first). Values as JSON: see engine/datasets/json-values.ts.',
+});
 
 export const RecordsPageOut = Type.Object({
   ...Page(RecordOut).properties,
@@ -103,7 +109,12 @@ export type DownloadQuery = Static<typeof DownloadQuery>;
 export const CompareQueryIn = Type.Object(
   {
     with: Id,
-    key: Type.String({ minLength: 1, maxLength: RECORDS_QUERY_LIMITS.maxColumnName, description: 'The column that matches records across the two datasets: it must exist in both and hold one distinct, non-null value per record in each (else 422).' }),
+    key: Type.String({
+      minLength: 1,
+      maxLength: RECORDS_QUERY_LIMITS.maxColumnName,
+      description:
+        'The column that matches records across the two datasets: it must exist in both and hold one distinct, non-null value per record in each (else 422).',
+    }),
     ...pageFields({ size: COMPARE_LIMITS.defaultPageSize, maxSize: COMPARE_LIMITS.maxPageSize }),
     show: Type.Union(
       COMPARE_SHOW.map((s) => Type.Literal(s)),
@@ -127,8 +138,10 @@ export const CompareOut = Type.Object({
   ...Page(
     Type.Object({
       status: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('changed')]),
-      key: Type.Unknown({ description: 'The key column\'s value.' }),
-      changes: Type.Array(ColumnChangeOut, { description: 'Changed records: each differing column (among those in both datasets, `_id` aside), before → after.' }),
+      key: Type.Unknown({ description: "The key column's value." }),
+      changes: Type.Array(ColumnChangeOut, {
+        description: 'Changed records: each differing column (among those in both datasets, `_id` aside), before → after.',
+      }),
       record: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Added records: the record here; removed ones: the record in `with`.' })),
     }),
   ).properties,
@@ -141,7 +154,9 @@ export const SiblingsOut = Type.Object({
       id: Type.String(),
       name: Type.String(),
       run_id: Type.String(),
-      row_count: Type.Union([Type.Integer(), Type.Null()], { description: 'Null while the dataset is deferred (computed from its inputs, not written yet): opening it writes it and tells the count.' }),
+      row_count: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'Null while the dataset is deferred (computed from its inputs, not written yet): opening it writes it and tells the count.',
+      }),
       created_at: Type.String(),
       expires_at: Type.Union([Type.String(), Type.Null()]),
     }),
@@ -154,7 +169,12 @@ export const DATASET_LIST_LIMITS = { maxQueryLength: 200, defaultPageSize: 20, m
 export const DatasetListQueryIn = Type.Object(
   {
     ...pageFields({ size: DATASET_LIST_LIMITS.defaultPageSize, maxSize: DATASET_LIST_LIMITS.maxPageSize }),
-    q: Type.Optional(Type.String({ maxLength: DATASET_LIST_LIMITS.maxQueryLength, description: 'Only datasets whose name contains this text (case-insensitive; `%` and `_` are taken literally).' })),
+    q: Type.Optional(
+      Type.String({
+        maxLength: DATASET_LIST_LIMITS.maxQueryLength,
+        description: 'Only datasets whose name contains this text (case-insensitive; `%` and `_` are taken literally).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -163,11 +183,15 @@ export type DatasetListQueryIn = Static<typeof DatasetListQueryIn>;
 export const DatasetSummaryOut = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  row_count: Type.Union([Type.Integer(), Type.Null()], { description: 'Null while the dataset is deferred (computed from its inputs, not written yet): opening it writes it and tells the count.' }),
+  row_count: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Null while the dataset is deferred (computed from its inputs, not written yet): opening it writes it and tells the count.',
+  }),
   bytes: Type.Integer({ description: 'Size of the compressed Parquet snapshot.' }),
   created_at: Type.String(),
   expires_at: Type.Union([Type.String(), Type.Null()]),
-  workflow_id: Type.Union([Type.String(), Type.Null()], { description: 'The workflow whose run made it; null for datasets made outside a run or once that run was deleted.' }),
+  workflow_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The workflow whose run made it; null for datasets made outside a run or once that run was deleted.',
+  }),
   workflow_name: Type.Union([Type.String(), Type.Null()]),
   step_id: Type.Union([Type.String(), Type.Null()]),
 });

@@ -1,5 +1,15 @@
 import type { Db } from '../../db/database';
-import { InvalidRecordsQuery, RECORD_ID, type CompareQuery, type DatasetMetadata, type Datasets, type ExportedFile, type ExportFormat, type JsonRecord, type RecordsQuery } from '../../engine/datasets';
+import {
+  InvalidRecordsQuery,
+  RECORD_ID,
+  type CompareQuery,
+  type DatasetMetadata,
+  type Datasets,
+  type ExportedFile,
+  type ExportFormat,
+  type JsonRecord,
+  type RecordsQuery,
+} from '../../engine/datasets';
 import { notFound } from '../../lib/errors';
 import { DatasetsRepository } from './datasets.repository';
 import type { CompareOut, DatasetListOut, DatasetOut, RecordsPageOut, SiblingsOut } from './datasets.schemas';
@@ -22,7 +32,10 @@ function inInputOrder<T extends { id: string }>(parents: T[], inputDatasetIds: s
     const at = order.indexOf(id);
     return at < 0 ? order.length : at;
   };
-  return parents.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.id) - rank(b.p.id) || a.i - b.i).map(({ p }) => p);
+  return parents
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => rank(a.p.id) - rank(b.p.id) || a.i - b.i)
+    .map(({ p }) => p);
 }
 
 /**
@@ -167,7 +180,16 @@ export class DatasetsService {
     const origin = meta.stepRunId ? await this.repo.originOf(meta.stepRunId) : undefined;
     if (!origin) return { items: [] };
     const rows = await this.repo.siblingsOf(userId, origin, id, MAX_SIBLINGS);
-    return { items: rows.map((r) => ({ id: r.id, name: r.name, run_id: r.run_id, row_count: r.recipe ? null : Number(r.row_count), created_at: r.created_at, expires_at: r.expires_at })) };
+    return {
+      items: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        run_id: r.run_id,
+        row_count: r.recipe ? null : Number(r.row_count),
+        created_at: r.created_at,
+        expires_at: r.expires_at,
+      })),
+    };
   }
 
   /** The whole dataset as a file to stream (`file.done()` once sent) and the name to save it under. */

@@ -57,24 +57,59 @@ describe('datasets', () => {
     workflowId = (await workflowClient(t.app, owner.auth).createWorkflow()).id as string;
     await t.app.db
       .insertInto('workflow_runs')
-      .values({ id: runId, workflow_id: workflowId, user_id: ownerId, workflow_version: 1, snapshot: '{}', mode: 'all', target_step_id: null, sample_size: null, state: 'running', created_at: now, updated_at: now })
+      .values({
+        id: runId,
+        workflow_id: workflowId,
+        user_id: ownerId,
+        workflow_version: 1,
+        snapshot: '{}',
+        mode: 'all',
+        target_step_id: null,
+        sample_size: null,
+        state: 'running',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     // Only the columns without a default, through an untyped view (as db/migrations/007_runs.test.ts does).
     await (t.app.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
       .insertInto('step_runs')
-      .values({ id: stepRunId, run_id: runId, step_id: 's1', step_type: 'filter', params_hash: 'p', cache_key: 'k', input_dataset_ids: '[]', created_at: now, updated_at: now })
+      .values({
+        id: stepRunId,
+        run_id: runId,
+        step_id: 's1',
+        step_type: 'filter',
+        params_hash: 'p',
+        cache_key: 'k',
+        input_dataset_ids: '[]',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
 
     products = await t.app.datasets.write({
       ownerId,
       name: 'Products',
       source: {
-        columns: [{ name: 'name', type: 'VARCHAR' }, { name: 'price', type: 'DOUBLE' }, { name: 'qty', type: 'BIGINT' }, { name: 'active', type: 'BOOLEAN' }, { name: 'day', type: 'DATE' }, { name: 'note', type: 'VARCHAR' }],
+        columns: [
+          { name: 'name', type: 'VARCHAR' },
+          { name: 'price', type: 'DOUBLE' },
+          { name: 'qty', type: 'BIGINT' },
+          { name: 'active', type: 'BOOLEAN' },
+          { name: 'day', type: 'DATE' },
+          { name: 'note', type: 'VARCHAR' },
+        ],
         batches: [rows],
       },
     });
     await service.registerDataset(products);
-    cheap = await t.app.datasets.write({ ownerId, name: 'Cheap', stepRunId, inputs: [products], source: { sql: ([p]) => `SELECT _id, name, price FROM ${p} WHERE price < $1`, params: [3] } });
+    cheap = await t.app.datasets.write({
+      ownerId,
+      name: 'Cheap',
+      stepRunId,
+      inputs: [products],
+      source: { sql: ([p]) => `SELECT _id, name, price FROM ${p} WHERE price < $1`, params: [3] },
+    });
     await service.registerDataset(cheap);
   });
   afterAll(() => t.close());
@@ -85,7 +120,11 @@ describe('datasets', () => {
     expect(res.json()).toEqual({
       id: cheap.id,
       name: 'Cheap',
-      columns: [{ name: '_id', type: 'VARCHAR' }, { name: 'name', type: 'VARCHAR' }, { name: 'price', type: 'DOUBLE' }],
+      columns: [
+        { name: '_id', type: 'VARCHAR' },
+        { name: 'name', type: 'VARCHAR' },
+        { name: 'price', type: 'DOUBLE' },
+      ],
       row_count: 3,
       bytes: cheap.bytes,
       step_run_id: stepRunId,
@@ -112,11 +151,33 @@ describe('datasets', () => {
     // The younger parent is the step's first input.
     await (t.app.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
       .insertInto('step_runs')
-      .values({ id: joinRun, run_id: runId, step_id: 's2', step_type: 'join', params_hash: 'p', cache_key: 'k2', input_dataset_ids: JSON.stringify([second.id, products.id]), created_at: now, updated_at: now })
+      .values({
+        id: joinRun,
+        run_id: runId,
+        step_id: 's2',
+        step_type: 'join',
+        params_hash: 'p',
+        cache_key: 'k2',
+        input_dataset_ids: JSON.stringify([second.id, products.id]),
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
-    const joined = await t.app.datasets.write({ ownerId, name: 'Joined', stepRunId: joinRun, inputs: [second, products], source: { sql: ([a]) => `SELECT x FROM ${a}` } });
+    const joined = await t.app.datasets.write({
+      ownerId,
+      name: 'Joined',
+      stepRunId: joinRun,
+      inputs: [second, products],
+      source: { sql: ([a]) => `SELECT x FROM ${a}` },
+    });
     await service.registerDataset(joined);
-    expect((await get(owner, `/datasets/${joined.id}`)).json()).toMatchObject({ step_id: 's2', parents: [{ id: second.id, name: 'Second' }, { id: products.id, name: 'Products' }] });
+    expect((await get(owner, `/datasets/${joined.id}`)).json()).toMatchObject({
+      step_id: 's2',
+      parents: [
+        { id: second.id, name: 'Second' },
+        { id: products.id, name: 'Products' },
+      ],
+    });
   });
 
   it('pages and sorts records, with the total and the answered columns', async () => {
@@ -134,7 +195,11 @@ describe('datasets', () => {
   it('narrows to the asked columns, _id first', async () => {
     const body = await records({ columns: 'price,name,price', page_size: 1 });
     expect(body.items).toEqual([{ _id: expect.any(String), price: 1.5, name: 'Apple' }]);
-    expect(body.columns).toEqual([{ name: '_id', type: 'VARCHAR' }, { name: 'price', type: 'DOUBLE' }, { name: 'name', type: 'VARCHAR' }]);
+    expect(body.columns).toEqual([
+      { name: '_id', type: 'VARCHAR' },
+      { name: 'price', type: 'DOUBLE' },
+      { name: 'name', type: 'VARCHAR' },
+    ]);
   });
 
   it('filters with every operator, in the column type', async () => {
@@ -184,11 +249,21 @@ describe('datasets', () => {
 
   it('refuses bad queries with 422 at the query field', async () => {
     const f = (...filters: object[]) => `filters=${encodeURIComponent(JSON.stringify(filters))}`;
-    expect(await problems(f({ column: 'colour', op: '=', value: 'red' }))).toEqual([{ msg: 'The dataset has no column "colour".', loc: ['query', 'filters', 0, 'column'] }]);
-    expect(await problems(f({ column: 'qty', op: 'like', value: 1 }))).toEqual([{ msg: '"like" is not a filter operator.', loc: ['query', 'filters', 0, 'op'] }]);
-    expect(await problems(f({ column: 'qty', op: 'contains', value: '1' }))).toEqual([{ msg: expect.stringContaining('cannot be filtered with "contains"'), loc: ['query', 'filters', 0, 'op'] }]);
-    expect(await problems(f({ column: 'price', op: '>', value: 'ten' }))).toEqual([{ msg: '"ten" is not a DOUBLE value, which column "price" holds.', loc: ['query', 'filters', 0, 'value'] }]);
-    expect(await problems(f({ column: 'name', op: 'in', value: [] }))).toEqual([{ msg: 'Give a list of 1 to 100 values.', loc: ['query', 'filters', 0, 'value'] }]);
+    expect(await problems(f({ column: 'colour', op: '=', value: 'red' }))).toEqual([
+      { msg: 'The dataset has no column "colour".', loc: ['query', 'filters', 0, 'column'] },
+    ]);
+    expect(await problems(f({ column: 'qty', op: 'like', value: 1 }))).toEqual([
+      { msg: '"like" is not a filter operator.', loc: ['query', 'filters', 0, 'op'] },
+    ]);
+    expect(await problems(f({ column: 'qty', op: 'contains', value: '1' }))).toEqual([
+      { msg: expect.stringContaining('cannot be filtered with "contains"'), loc: ['query', 'filters', 0, 'op'] },
+    ]);
+    expect(await problems(f({ column: 'price', op: '>', value: 'ten' }))).toEqual([
+      { msg: '"ten" is not a DOUBLE value, which column "price" holds.', loc: ['query', 'filters', 0, 'value'] },
+    ]);
+    expect(await problems(f({ column: 'name', op: 'in', value: [] }))).toEqual([
+      { msg: 'Give a list of 1 to 100 values.', loc: ['query', 'filters', 0, 'value'] },
+    ]);
     const many = Array.from({ length: 21 }, () => ({ column: 'qty', op: 'is_null' }));
     expect(await problems(f(...many))).toEqual([{ msg: 'At most 20 are allowed here.', loc: ['query', 'filters'] }]);
     expect((await problems('page_size=100000'))[0].loc).toEqual(['query', 'page_size']);
@@ -207,14 +282,24 @@ describe('datasets', () => {
     expect([describe.statusCode, describe.json().errors[0].loc]).toEqual([422, ['query', 'include_lineage']]);
   });
 
-  it('registers a dataset with its lineage only when every parent is the same owner\'s', async () => {
-    const theirs = await t.app.datasets.write({ ownerId: stranger.user.id as string, name: 'Theirs', source: { columns: [{ name: 'x', type: 'BIGINT' }], batches: [[{ x: 1 }]] } });
+  it("registers a dataset with its lineage only when every parent is the same owner's", async () => {
+    const theirs = await t.app.datasets.write({
+      ownerId: stranger.user.id as string,
+      name: 'Theirs',
+      source: { columns: [{ name: 'x', type: 'BIGINT' }], batches: [[{ x: 1 }]] },
+    });
     await service.registerDataset(theirs);
     const mixed: DatasetMetadata = { ...cheap, id: randomUUID(), parentIds: [products.id, theirs.id] };
     await expect(service.registerDataset(mixed)).rejects.toThrow(/parents not owned/);
     expect(await t.app.db.selectFrom('datasets').select('id').where('id', '=', mixed.id).execute()).toEqual([]);
     // A repeated parent is one lineage row; a row whose snapshot is gone answers 404.
-    const twice: DatasetMetadata = { ...cheap, id: randomUUID(), storageKey: `datasets/${owner.user.id as string}/gone.parquet`, stepRunId: null, parentIds: [products.id, products.id] };
+    const twice: DatasetMetadata = {
+      ...cheap,
+      id: randomUUID(),
+      storageKey: `datasets/${owner.user.id as string}/gone.parquet`,
+      stepRunId: null,
+      parentIds: [products.id, products.id],
+    };
     await service.registerDataset(twice);
     expect(await t.app.db.selectFrom('dataset_parents').select('parent_id').where('dataset_id', '=', twice.id).execute()).toEqual([{ parent_id: products.id }]);
     const gone = await get(owner, `/datasets/${twice.id}`);
@@ -223,7 +308,12 @@ describe('datasets', () => {
 
   it('documents the records query in OpenAPI with its bounds', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-    const params = doc.paths['/api/v1/datasets/{datasetId}/records'].get.parameters as { name: string; in: string; schema: { maximum?: number; maxLength?: number }; description?: string }[];
+    const params = doc.paths['/api/v1/datasets/{datasetId}/records'].get.parameters as {
+      name: string;
+      in: string;
+      schema: { maximum?: number; maxLength?: number };
+      description?: string;
+    }[];
     const byName = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual(['columns', 'filters', 'page', 'page_size', 'sort']);
     expect(byName.page_size.schema.maximum).toBe(1000);
@@ -285,7 +375,25 @@ describe('datasets', () => {
   });
 
   it('never answers 5xx to garbage in any query parameter', async () => {
-    const garbage = ['', ' ', ':', ',,,', '::desc', '%00', '[', '[null]', '[{"column":null,"op":null}]', '[{"column":"qty","op":"in","value":[[[[1]]]]}]', '[{"column":"qty","op":"=","value":{"a":1}}]', '[{"column":"name","op":"=","value":"\\u0000"}]', '1e309', '-1', 'x'.repeat(3000), '\u{1F600}', '["a"]'];
+    const garbage = [
+      '',
+      ' ',
+      ':',
+      ',,,',
+      '::desc',
+      '%00',
+      '[',
+      '[null]',
+      '[{"column":null,"op":null}]',
+      '[{"column":"qty","op":"in","value":[[[[1]]]]}]',
+      '[{"column":"qty","op":"=","value":{"a":1}}]',
+      '[{"column":"name","op":"=","value":"\\u0000"}]',
+      '1e309',
+      '-1',
+      'x'.repeat(3000),
+      '\u{1F600}',
+      '["a"]',
+    ];
     for (const key of ['page', 'page_size', 'sort', 'columns', 'filters']) {
       for (const value of garbage) {
         const res = await get(owner, `/datasets/${products.id}/records?${key}=${encodeURIComponent(value)}`);

@@ -50,14 +50,25 @@ export class DatasetMaterializer {
   }
 
   private async write(datasetId: string, expectedKey?: string): Promise<boolean> {
-    const row = await this.db.selectFrom('datasets').select(['id', 'user_id', 'name', 'storage_key', 'step_run_id', 'recipe']).where('id', '=', datasetId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('datasets')
+      .select(['id', 'user_id', 'name', 'storage_key', 'step_run_id', 'recipe'])
+      .where('id', '=', datasetId)
+      .executeTakeFirst();
     if (!row || (expectedKey && row.storage_key !== expectedKey)) return false;
     if (!row.recipe) return !!(await this.datasets.storage.head(row.storage_key));
     const recipe = JSON.parse(row.recipe) as DatasetRecipe;
     let stored: { columns: DatasetColumn[]; rowCount: number; bytes: number };
     try {
       const started = Date.now();
-      stored = await this.datasets.writeRelation({ ownerId: row.user_id, name: row.name, datasetId: row.id, stepRunId: row.step_run_id, relation: recipeRelation(recipe), idsUnique: true });
+      stored = await this.datasets.writeRelation({
+        ownerId: row.user_id,
+        name: row.name,
+        datasetId: row.id,
+        stepRunId: row.step_run_id,
+        relation: recipeRelation(recipe),
+        idsUnique: true,
+      });
       this.written++;
       this.log?.info({ datasetId, rows: stored.rowCount, ms: Date.now() - started }, 'materialized a deferred dataset');
     } catch (err) {

@@ -47,7 +47,8 @@ export class DirectUploadsService {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + config.directUploadTtlMinutes * 60_000);
     const partSize = config.storage.backend === 's3' ? config.storage.multipartPartBytes : 0;
-    const multipart = storage.multipart && partSize && input.size > partSize ? await storage.multipart.presign(key, { size: input.size, expiresAt, partSize }) : null;
+    const multipart =
+      storage.multipart && partSize && input.size > partSize ? await storage.multipart.presign(key, { size: input.size, expiresAt, partSize }) : null;
     const single = multipart ? null : await storage.presignPut(key, { size: input.size, expiresAt });
 
     await this.pending.insert({
@@ -115,7 +116,11 @@ export class DirectUploadsService {
     if (pending.multipart_upload_id) {
       if (!input.parts?.length) throw invalid('server.files.partsRequired', ['body', 'parts']);
       try {
-        await storage.multipart!.complete(key, pending.multipart_upload_id, input.parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })));
+        await storage.multipart!.complete(
+          key,
+          pending.multipart_upload_id,
+          input.parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })),
+        );
       } catch (err) {
         this.s.log.info({ err, upload: pending.id }, 'multipart completion refused');
         throw rejected('server.files.partsInvalid');

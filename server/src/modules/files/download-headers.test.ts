@@ -12,7 +12,10 @@ const pdfWithScript = [
 
 function multipart(name: string, data: string | Buffer) {
   const head = `--b\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return { payload: Buffer.concat([Buffer.from(head), Buffer.from(data), Buffer.from('\r\n--b--\r\n')]), headers: { 'content-type': 'multipart/form-data; boundary=b' } };
+  return {
+    payload: Buffer.concat([Buffer.from(head), Buffer.from(data), Buffer.from('\r\n--b--\r\n')]),
+    headers: { 'content-type': 'multipart/form-data; boundary=b' },
+  };
 }
 
 describe('download headers', () => {

@@ -7,10 +7,8 @@ export type FileRow = FilesTable;
 export type FileSort = 'name' | 'size' | 'created_at' | 'updated_at';
 
 /** `folder_id = x`, or `IS NULL` for the root (SQL's `= NULL` matches nothing). */
-export const inFolder =
-  (column: 'folder_id' | 'parent_id', folderId: string | null) =>
-  (eb: ExpressionBuilder<Database, 'files' | 'folders'>) =>
-    folderId === null ? eb(sql.ref(column), 'is', null) : eb(sql.ref(column), '=', folderId);
+export const inFolder = (column: 'folder_id' | 'parent_id', folderId: string | null) => (eb: ExpressionBuilder<Database, 'files' | 'folders'>) =>
+  folderId === null ? eb(sql.ref(column), 'is', null) : eb(sql.ref(column), '=', folderId);
 
 /** `LIKE 'stem%'` with the stem's own % and _ taken literally. */
 export const likePrefix = (stem: string) => `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -116,7 +114,11 @@ export class FilesRepository {
 
   /** Deletes many rows, a few hundred ids per statement (SQLite caps bound parameters). */
   async deleteMany(ids: string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += 500) await this.db.deleteFrom('files').where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (let i = 0; i < ids.length; i += 500)
+      await this.db
+        .deleteFrom('files')
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
   }
 
   /** Uploads that started before `before` and never finished (the process died mid-stream). */

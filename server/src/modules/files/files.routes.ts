@@ -109,7 +109,15 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/files/:id/move',
-    { schema: { tags, summary: 'Move a file to another folder (a taken name gets a numbered suffix)', params: IdParams, body: MoveFileIn, response: { 200: FileWithNotices } } },
+    {
+      schema: {
+        tags,
+        summary: 'Move a file to another folder (a taken name gets a numbered suffix)',
+        params: IdParams,
+        body: MoveFileIn,
+        response: { 200: FileWithNotices },
+      },
+    },
     async (req) => {
       const { file, renamed } = await files.move(currentUser(req).id, req.params.id, req.body.folder_id);
       return { ...file, message: req.t(renamed ? 'server.files.movedRenamed' : 'server.files.moved', { name: file.name }) };
@@ -118,7 +126,15 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/files/:id/rename',
-    { schema: { tags, summary: 'Rename a file (409 when the name is taken in its folder)', params: IdParams, body: RenameFileIn, response: { 200: FileWithNotices } } },
+    {
+      schema: {
+        tags,
+        summary: 'Rename a file (409 when the name is taken in its folder)',
+        params: IdParams,
+        body: RenameFileIn,
+        response: { 200: FileWithNotices },
+      },
+    },
     async (req) => ({ ...(await files.rename(currentUser(req).id, req.params.id, req.body.name)), message: req.t('server.files.renamed') }),
   );
 
@@ -147,7 +163,9 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new HttpError(416, 'server.files.rangeNotSatisfiable');
       }
       const inline = req.query.disposition === 'inline' && canShowInline(file.content_type);
-      reply.header('content-type', contentTypeHeader(file.content_type)).header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name));
+      reply
+        .header('content-type', contentTypeHeader(file.content_type))
+        .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name));
       // What we send is never a page of ours: no scripts, and an opaque origin (sandbox) even if
       // someone opens it directly. PDFs too: a PDF can carry JavaScript, and Chromium's viewer (seen
       // in 156, top level and in an iframe) renders a PDF under this whole policy, bare `sandbox`
@@ -244,7 +262,8 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags,
           summary: 'Receive the bytes of a direct upload on local storage (the URL prepare-upload answered)',
-          description: 'Public, authorised by the HMAC-signed, expiring token in the path, which names the storage key and exact size. Then call confirm-upload.',
+          description:
+            'Public, authorised by the HMAC-signed, expiring token in the path, which names the storage key and exact size. Then call confirm-upload.',
           params: TokenParams,
           response: { 200: DirectUploadOut },
         },
@@ -258,4 +277,3 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default filesRoutes;
-

@@ -82,7 +82,11 @@ export const ConfirmUploadIn = Type.Object(
     upload_id: Id,
     checksum_sha256: Type.Optional(Sha256),
     /** Multipart uploads: the ETag header S3 answered for each part. */
-    parts: Type.Optional(Type.Array(Type.Object({ part_number: Type.Integer({ minimum: 1, maximum: 10000 }), etag: Type.String({ minLength: 1, maxLength: 200 }) }), { maxItems: 10000 })),
+    parts: Type.Optional(
+      Type.Array(Type.Object({ part_number: Type.Integer({ minimum: 1, maximum: 10000 }), etag: Type.String({ minLength: 1, maxLength: 200 }) }), {
+        maxItems: 10000,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

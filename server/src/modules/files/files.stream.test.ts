@@ -23,7 +23,9 @@ describe('a 100 MB upload', () => {
   /** Uploads `size` bytes made on the fly as `name`, over real HTTP; answers the response and the bytes' SHA-256. */
   function upload(auth: Record<string, string>, name: string, size: number): Promise<{ status: number; body: string; sha256: string }> {
     const boundary = 'stepwise-stream-boundary';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const hash = createHash('sha256');
     return new Promise((resolve, reject) => {

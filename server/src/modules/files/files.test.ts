@@ -36,7 +36,12 @@ function client(app: FastifyInstance, auth: Record<string, string>) {
   return {
     upload: (parts: Part[], folderId?: string) => {
       const body = multipart(parts);
-      return app.inject({ method: 'POST', url: `/api/v1/files/${folderId ? `?folder_id=${folderId}` : ''}`, headers: { ...auth, ...body.headers }, payload: body.payload });
+      return app.inject({
+        method: 'POST',
+        url: `/api/v1/files/${folderId ? `?folder_id=${folderId}` : ''}`,
+        headers: { ...auth, ...body.headers },
+        payload: body.payload,
+      });
     },
     call: (method: string, url: string, payload?: object, headers: Record<string, string> = {}) =>
       app.inject({ method: method as 'GET', url: `/api/v1/files${url}`, headers: { ...auth, ...headers }, payload }),
@@ -98,7 +103,10 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     const names = [];
     for (let i = 0; i < 3; i++) names.push((await api.upload([{ name: 'report.csv', data: `v${i}` }])).json().items[0].name);
     expect(names).toEqual(['report.csv', 'report (1).csv', 'report (2).csv']);
-    const same = await api.upload([{ name: 'a.txt', data: '1' }, { name: 'a.txt', data: '2' }]);
+    const same = await api.upload([
+      { name: 'a.txt', data: '1' },
+      { name: 'a.txt', data: '2' },
+    ]);
     expect(same.json().items.map((f: { name: string }) => f.name)).toEqual(['a.txt', 'a (1).txt']);
   });
 
@@ -165,7 +173,15 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     const reused = await api.call('POST', '/folders', { name: 'Reports', on_conflict: 'reuse' });
     expect([reused.statusCode, reused.json().id]).toEqual([200, reports.id]);
 
-    const [b, a] = (await api.upload([{ name: 'b.csv', data: 'x' }, { name: 'a.csv', data: 'yy' }], q3.id)).json().items;
+    const [b, a] = (
+      await api.upload(
+        [
+          { name: 'b.csv', data: 'x' },
+          { name: 'a.csv', data: 'yy' },
+        ],
+        q3.id,
+      )
+    ).json().items;
     await api.folder('Sub', q3.id);
     const contents = await api.call('GET', `/folders/${q3.id}?page=1&page_size=2`);
     expect(contents.statusCode).toBe(200);
@@ -187,7 +203,11 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
       storage: { used_bytes: 3, quota_bytes: 10 * 1024 ** 3, max_file_bytes: 5 * 1024 ** 3 },
     });
     expect((await api.call('GET', `/folders/${q3.id}?page=2&page_size=2`)).json().items.map((i: { name: string }) => i.name)).toEqual(['b.csv']);
-    expect((await api.call('GET', `/folders/${q3.id}?sort=size&order=desc`)).json().items.map((i: { name: string }) => i.name)).toEqual(['Sub', 'a.csv', 'b.csv']);
+    expect((await api.call('GET', `/folders/${q3.id}?sort=size&order=desc`)).json().items.map((i: { name: string }) => i.name)).toEqual([
+      'Sub',
+      'a.csv',
+      'b.csv',
+    ]);
     const root = (await api.call('GET', '/folders/root')).json();
     expect(root).toMatchObject({ folder: null, path: [], folder_count: 2 });
     // One file by id, with the folders it sits in: what a step's settings show for the file they name.
@@ -228,7 +248,14 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     const box = await api.folder('Box');
     await api.folder('Beta', box.id);
     await api.folder('alpha', box.id);
-    await api.upload([{ name: 'Quarterly.csv', data: 'q' }, { name: 'big.bin', data: 'b' }, { name: 'apple.txt', data: 'a' }], box.id);
+    await api.upload(
+      [
+        { name: 'Quarterly.csv', data: 'q' },
+        { name: 'big.bin', data: 'b' },
+        { name: 'apple.txt', data: 'a' },
+      ],
+      box.id,
+    );
     const names = async (q: string) => (await api.call('GET', `/folders/${box.id}${q}`)).json().items.map((i: { name: string }) => i.name);
     expect(await names('')).toEqual(['alpha', 'Beta', 'apple.txt', 'big.bin', 'Quarterly.csv']);
     expect(await names('?sort=name&order=desc')).toEqual(['Beta', 'alpha', 'Quarterly.csv', 'big.bin', 'apple.txt']);
@@ -264,7 +291,13 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     await api.folder('empty', data.id);
     const big = randomBytes(300_000);
     await api.upload([{ name: 'top.csv', data: 'a,b\n' }], data.id);
-    await api.upload([{ name: 'blob.bin', data: big }, { name: 'rows.csv', data: 'x\n1\n' }], raw.id);
+    await api.upload(
+      [
+        { name: 'blob.bin', data: big },
+        { name: 'rows.csv', data: 'x\n1\n' },
+      ],
+      raw.id,
+    );
     const loose = (await api.upload([{ name: 'notes.txt', data: 'hello' }])).json().items[0];
 
     const res = await api.call('POST', '/bulk-download', { file_ids: [loose.id], folder_ids: [data.id] });
@@ -285,7 +318,15 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
   it('zips names stored before names were checked, and refuses bad zip names and empty selections with errors', async () => {
     const api = client(t.app, (await signedInUser(t.app)).auth);
     const folder = await api.folder('Legacy');
-    const [a, b] = (await api.upload([{ name: 'a.txt', data: 'A' }, { name: 'b.txt', data: 'B' }], folder.id)).json().items;
+    const [a, b] = (
+      await api.upload(
+        [
+          { name: 'a.txt', data: 'A' },
+          { name: 'b.txt', data: 'B' },
+        ],
+        folder.id,
+      )
+    ).json().items;
     // As an older version could store them.
     await t.app.db.updateTable('files').set({ name: 'C:evil.txt' }).where('id', '=', a.id).execute();
     await t.app.db.updateTable('files').set({ name: 'lone\uD800.txt' }).where('id', '=', b.id).execute();
@@ -315,13 +356,22 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     const api = client(t.app, (await signedInUser(t.app)).auth);
     for (const name of ['C:', 'D:evil.txt', '..', 'a\\b', 'lone\uD800', 'y'.repeat(300)]) {
       const res = await api.call('POST', '/prepare-upload', { name, size: 1 });
-      expect([name.slice(0, 20), res.statusCode, res.json()]).toEqual([name.slice(0, 20), 422, { errors: [{ msg: expect.any(String), loc: ['body', 'name'] }] }]);
+      expect([name.slice(0, 20), res.statusCode, res.json()]).toEqual([
+        name.slice(0, 20),
+        422,
+        { errors: [{ msg: expect.any(String), loc: ['body', 'name'] }] },
+      ]);
     }
   });
 
   it('cuts a zip short when a stored object is missing, and keeps serving', async () => {
     const api = client(t.app, (await signedInUser(t.app)).auth);
-    const [kept, lost] = (await api.upload([{ name: 'kept.txt', data: 'still here' }, { name: 'lost.bin', data: randomBytes(50_000) }])).json().items;
+    const [kept, lost] = (
+      await api.upload([
+        { name: 'kept.txt', data: 'still here' },
+        { name: 'lost.bin', data: randomBytes(50_000) },
+      ])
+    ).json().items;
     const row = await t.app.db.selectFrom('files').select('storage_key').where('id', '=', lost.id).executeTakeFirstOrThrow();
     await t.app.storage.delete(row.storage_key);
 
@@ -339,7 +389,13 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
     const mid = await api.folder('mid', top.id);
     const leaf = await api.folder('leaf', mid.id);
     await api.upload([{ name: '1.txt', data: '1' }], top.id);
-    await api.upload([{ name: '2.txt', data: '22' }, { name: '3.txt', data: '333' }], leaf.id);
+    await api.upload(
+      [
+        { name: '2.txt', data: '22' },
+        { name: '3.txt', data: '333' },
+      ],
+      leaf.id,
+    );
     const kept = (await api.upload([{ name: 'kept.txt', data: 'k' }])).json().items[0];
 
     const res = await api.call('DELETE', `/folders/${top.id}`);
@@ -390,9 +446,7 @@ describe.each(['local', 's3'] as const)('files on %s storage', (backend) => {
         bob.call('POST', '/confirm-upload', { upload_id: uploadId }),
       ];
       const bodies = (await Promise.all(calls)).map((r) => [r.statusCode, r.json().detail]);
-      expect(bodies).toEqual(
-        expect.arrayContaining(bodies.map(() => [404, expect.stringMatching(/^(File|Folder) not found\.$|^This upload was not found/)])),
-      );
+      expect(bodies).toEqual(expect.arrayContaining(bodies.map(() => [404, expect.stringMatching(/^(File|Folder) not found\.$|^This upload was not found/)])));
     }
     // Bob's own file moved into Alice's folder: not found either, and Alice's things are unchanged.
     const own = (await bob.upload([{ name: 'b.txt', data: 'b' }])).json().items[0];
@@ -493,7 +547,12 @@ describe('files: limits', () => {
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ detail: '"huge.bin" is too large. Files can be at most 1000 bytes.' });
     const body = multipart([{ name: 'huge.bin', data: Buffer.alloc(5000) }]);
-    const zh = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...auth, ...body.headers, 'accept-language': 'zh-CN' }, payload: body.payload });
+    const zh = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files/',
+      headers: { ...auth, ...body.headers, 'accept-language': 'zh-CN' },
+      payload: body.payload,
+    });
     expect([zh.statusCode, zh.json().detail]).toEqual([413, '“huge.bin”太大了，单个文件最大为 1000 bytes。']);
     const listing = (await api.call('GET', '/folders/root')).json();
     expect(listing.items.map((i: { name: string }) => i.name)).toEqual(['fits.bin']);
@@ -505,7 +564,14 @@ describe('files: limits', () => {
 
   it('refuses what would exceed the storage quota with 409', async () => {
     const api = client(t.app, (await signedInUser(t.app)).auth);
-    expect((await api.upload([{ name: '1', data: Buffer.alloc(1000) }, { name: '2', data: Buffer.alloc(1000) }])).statusCode).toBe(201);
+    expect(
+      (
+        await api.upload([
+          { name: '1', data: Buffer.alloc(1000) },
+          { name: '2', data: Buffer.alloc(1000) },
+        ])
+      ).statusCode,
+    ).toBe(201);
     const over = await api.upload([{ name: '3', data: Buffer.alloc(600) }]);
     expect(over.statusCode).toBe(409);
     expect(over.json().detail).toBe('Not enough storage space: you are using 2 KB of your 2.4 KB. Delete some files and try again.');

@@ -18,7 +18,13 @@ export class FoldersRepository {
   }
 
   findByName(ownerId: string, parentId: string | null, name: string): Promise<FolderRow | undefined> {
-    return this.db.selectFrom('folders').selectAll().where('owner_id', '=', ownerId).where(inFolder('parent_id', parentId)).where('name', '=', name).executeTakeFirst();
+    return this.db
+      .selectFrom('folders')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where(inFolder('parent_id', parentId))
+      .where('name', '=', name)
+      .executeTakeFirst();
   }
 
   async namesLike(ownerId: string, parentId: string | null, stem: string): Promise<Set<string>> {
@@ -32,7 +38,14 @@ export class FoldersRepository {
     return new Set(rows.map((r) => r.name));
   }
 
-  list(ownerId: string, parentId: string | null, order: 'asc' | 'desc', sort: 'name' | 'created_at' | 'updated_at', offset: number, limit: number): Promise<FolderRow[]> {
+  list(
+    ownerId: string,
+    parentId: string | null,
+    order: 'asc' | 'desc',
+    sort: 'name' | 'created_at' | 'updated_at',
+    offset: number,
+    limit: number,
+  ): Promise<FolderRow[]> {
     if (limit <= 0) return Promise.resolve([]);
     return this.db
       .selectFrom('folders')

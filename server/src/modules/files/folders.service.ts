@@ -136,9 +136,7 @@ export class FoldersService {
 
     const keys = files.map((f) => f.storage_key);
     for (const part of chunks(keys, 8)) {
-      await Promise.all(
-        part.map((key) => this.s.storage.delete(key).catch((err) => this.s.log.error({ err, key }, 'could not delete a stored object'))),
-      );
+      await Promise.all(part.map((key) => this.s.storage.delete(key).catch((err) => this.s.log.error({ err, key }, 'could not delete a stored object'))));
     }
     return { files: files.filter((f) => f.status === 'ready').length, folders: tree.length, freed: files.reduce((sum, f) => sum + Number(f.size), 0) };
   }

@@ -48,7 +48,9 @@ describe('names checked once, for every way in', () => {
     'lone\uD800',
     '\uDC00trail',
   ])('refuses %j with 422 at the field', (name) => {
-    expect(() => checkName(name)).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ key: 'server.files.invalidName', loc: ['body', 'name'] })] }));
+    expect(() => checkName(name)).toThrow(
+      expect.objectContaining({ problems: [expect.objectContaining({ key: 'server.files.invalidName', loc: ['body', 'name'] })] }),
+    );
     expect(() => checkName(name, ['body', 'upload'])).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ loc: ['body', 'upload'] })] }));
   });
   it('accepts and trims ordinary names', () => {

@@ -44,7 +44,12 @@ function truncate(name: string): string {
   const dot = name.lastIndexOf('.');
   const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
   const stem = codePoints(name.slice(0, name.length - ext.length));
-  return stem.slice(0, MAX_NAME_LENGTH - codePoints(ext).length).join('').trimEnd() + ext;
+  return (
+    stem
+      .slice(0, MAX_NAME_LENGTH - codePoints(ext).length)
+      .join('')
+      .trimEnd() + ext
+  );
 }
 
 /**

@@ -24,8 +24,7 @@ describe('history storage: small commits, bounded stacks, merged moves, no secre
   const undo = (workflow_id: string) => api.call('POST', '/workflow-history/undo', { workflow_id });
   const redo = (workflow_id: string) => api.call('POST', '/workflow-history/redo', { workflow_id });
   const move = (stepId: string, x: number, y: number) => api.ok('PUT', `/workflow-steps/${stepId}`, { position: { x, y } });
-  const positions = async (workflowId: string) =>
-    Object.fromEntries((await api.getWorkflow(workflowId)).steps.map((s: Step) => [s.name, s.position]));
+  const positions = async (workflowId: string) => Object.fromEntries((await api.getWorkflow(workflowId)).steps.map((s: Step) => [s.name, s.position]));
 
   // Over Jest’s 5 s: builds a 200-step workflow and edits it 700 times through the API (4–7 s on a loaded 2-core machine).
   it('stores a one-param edit of a 200-step workflow in well under 2 KB, and 500 edits later still does', async () => {
@@ -158,7 +157,12 @@ describe('history storage: small commits, bounded stacks, merged moves, no secre
     const a = await api.addStep(wf.id, 'import_csv', { name: 'A', position: { x: 0, y: 0 } });
     await move(a.id, 100, 0);
     // The last move was a while ago: the next drag is a change of its own.
-    await t.app.db.updateTable('workflow_commits').set({ created_at: new Date(Date.now() - HISTORY.moveMergeWindowMs - 1_000).toISOString() }).where('workflow_id', '=', wf.id).where('seq', '=', 3).execute();
+    await t.app.db
+      .updateTable('workflow_commits')
+      .set({ created_at: new Date(Date.now() - HISTORY.moveMergeWindowMs - 1_000).toISOString() })
+      .where('workflow_id', '=', wf.id)
+      .where('seq', '=', 3)
+      .execute();
     await move(a.id, 200, 0);
     await api.ok('PUT', `/workflow-steps/${a.id}`, { name: 'Renamed' });
     await move(a.id, 300, 0);

@@ -21,14 +21,23 @@ const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     history.list(currentUser(req).id, req.body.workflow_id, req.body.page, req.body.page_size, req.t.bind(req)),
   );
 
-  app.get('/commits/:id', { schema: { tags, summary: 'A commit: what changed and the state after it', params: Type.Object({ id: Id }), response: { 200: CommitDetailOut } } }, async (req) =>
-    history.get(currentUser(req).id, req.params.id, req.t.bind(req)),
+  app.get(
+    '/commits/:id',
+    { schema: { tags, summary: 'A commit: what changed and the state after it', params: Type.Object({ id: Id }), response: { 200: CommitDetailOut } } },
+    async (req) => history.get(currentUser(req).id, req.params.id, req.t.bind(req)),
   );
 
   for (const action of ['undo', 'redo'] as const) {
     app.post(
       `/${action}`,
-      { schema: { tags, summary: action === 'undo' ? 'Undo the last change of a workflow' : 'Redo the last undone change', body: WorkflowRefIn, response: { 200: WorkflowOut } } },
+      {
+        schema: {
+          tags,
+          summary: action === 'undo' ? 'Undo the last change of a workflow' : 'Redo the last undone change',
+          body: WorkflowRefIn,
+          response: { 200: WorkflowOut },
+        },
+      },
       async (req, reply) => {
         const ctx = { workflowId: req.body.workflow_id, userId: currentUser(req).id, expectedVersion: expectedVersion(req, req.body.version) };
         const { workflow, commit, warnings } = await history[action](ctx);

@@ -60,7 +60,11 @@ export class HistoryService {
     return answer(await this.editor.restore({ workflowId: target.workflow_id, userId, expectedVersion }, target.id));
   }
 
-  toCommitOut(row: Pick<CommitHead, 'id' | 'workflow_id' | 'seq' | 'kind' | 'message' | 'changes' | 'created_at' | 'author_id'>, authorName: string | null, t: Translate) {
+  toCommitOut(
+    row: Pick<CommitHead, 'id' | 'workflow_id' | 'seq' | 'kind' | 'message' | 'changes' | 'created_at' | 'author_id'>,
+    authorName: string | null,
+    t: Translate,
+  ) {
     return {
       id: row.id,
       workflow_id: row.workflow_id,

@@ -34,7 +34,12 @@ export class PaymentsRepository {
   }
 
   /** Moves a payment from one status to another; false when it was no longer in `from` (someone else moved it first). */
-  async transition(id: string, from: readonly PaymentStatus[], to: PaymentStatus, fields: Partial<Pick<PaymentRow, 'completed_at' | 'provider_payment_intent'>> = {}): Promise<boolean> {
+  async transition(
+    id: string,
+    from: readonly PaymentStatus[],
+    to: PaymentStatus,
+    fields: Partial<Pick<PaymentRow, 'completed_at' | 'provider_payment_intent'>> = {},
+  ): Promise<boolean> {
     const now = new Date().toISOString();
     const result = await this.db
       .updateTable('payments')
@@ -65,7 +70,10 @@ export class PaymentsRepository {
    * SQLite has one writer), so two refund events of one charge read and move `refunded_cents` one
    * after the other, never both from the same starting point.
    */
-  async withPaymentLocked<T>(id: string, work: (locked: { payment: PaymentRow; db: Db; setRefunded(cents: number, status: PaymentStatus): Promise<void> }) => Promise<T>): Promise<T | undefined> {
+  async withPaymentLocked<T>(
+    id: string,
+    work: (locked: { payment: PaymentRow; db: Db; setRefunded(cents: number, status: PaymentStatus): Promise<void> }) => Promise<T>,
+  ): Promise<T | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const touched = await trx.updateTable('payments').set({ updated_at: new Date().toISOString() }).where('id', '=', id).executeTakeFirst();
       if (Number(touched.numUpdatedRows) !== 1) return undefined;

@@ -33,11 +33,18 @@ const paymentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.log,
   );
 
-  app.get('/packs', { schema: { tags, summary: 'The credit packs on sale, and whether checkout is Stripe or the test checkout', response: { 200: PacksOut } } }, async () => payments.packs());
+  app.get(
+    '/packs',
+    { schema: { tags, summary: 'The credit packs on sale, and whether checkout is Stripe or the test checkout', response: { 200: PacksOut } } },
+    async () => payments.packs(),
+  );
 
   app.post(
     '/create-checkout-session',
-    { config: { rateLimit: checkoutLimit }, schema: { tags, summary: 'Start buying a credit pack: answers where to send the buyer', body: CheckoutIn, response: { 200: CheckoutOut } } },
+    {
+      config: { rateLimit: checkoutLimit },
+      schema: { tags, summary: 'Start buying a credit pack: answers where to send the buyer', body: CheckoutIn, response: { 200: CheckoutOut } },
+    },
     async (req) => payments.createCheckout(currentUser(req).id, req.body),
   );
 
@@ -53,7 +60,14 @@ const paymentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/test-checkout/:id/complete',
-    { schema: { tags, summary: 'Test mode: pay; delivers a signed checkout.session.completed to the webhook handler', params: PaymentParams, response: { 200: RedirectOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'Test mode: pay; delivers a signed checkout.session.completed to the webhook handler',
+        params: PaymentParams,
+        response: { 200: RedirectOut },
+      },
+    },
     async (req) => payments.completeTestCheckout(currentUser(req).id, req.params.id),
   );
 

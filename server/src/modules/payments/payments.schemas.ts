@@ -54,7 +54,10 @@ export const PaymentOut = Type.Object({
 });
 export type PaymentOut = Static<typeof PaymentOut>;
 
-export const PaymentsQuery = Type.Object({ ...pageFields({ size: 20, maxSize: 100 }), status: Type.Optional(StringEnum([...PAYMENT_STATUSES])) }, { additionalProperties: false });
+export const PaymentsQuery = Type.Object(
+  { ...pageFields({ size: 20, maxSize: 100 }), status: Type.Optional(StringEnum([...PAYMENT_STATUSES])) },
+  { additionalProperties: false },
+);
 export type PaymentsQuery = Static<typeof PaymentsQuery>;
 export const PaymentsPage = Page(PaymentOut);
 

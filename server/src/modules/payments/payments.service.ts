@@ -118,7 +118,12 @@ export class PaymentsService {
       session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
-          line_items: [{ quantity: 1, price_data: { currency: p.pack.currency, unit_amount: p.pack.amount_cents, product_data: { name: `${p.pack.name} (${p.pack.credits} credits)` } } }],
+          line_items: [
+            {
+              quantity: 1,
+              price_data: { currency: p.pack.currency, unit_amount: p.pack.amount_cents, product_data: { name: `${p.pack.name} (${p.pack.credits} credits)` } },
+            },
+          ],
           success_url: `${this.settings.publicUrl}${p.successPath}`,
           cancel_url: `${this.settings.publicUrl}${p.cancelPath}`,
           client_reference_id: p.userId,

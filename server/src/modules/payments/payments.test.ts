@@ -102,13 +102,24 @@ describe('payments in test mode (no Stripe key)', () => {
     expect(await credits(t.app, user.id)).toBe(2500);
 
     const rows = await t.app.db.selectFrom('credit_ledger').selectAll().where('user_id', '=', user.id).execute();
-    expect(rows).toEqual([expect.objectContaining({ kind: 'purchase', credits_micro: 2500 * MICRO, idempotency_key: `purchase:${started.id}`, payment_id: started.id })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ kind: 'purchase', credits_micro: 2500 * MICRO, idempotency_key: `purchase:${started.id}`, payment_id: started.id }),
+    ]);
     const events = await t.app.db.selectFrom('payment_events').selectAll().where('type', '=', 'checkout.session.completed').execute();
     expect(events.some((e) => e.event_id.startsWith('evt_test_'))).toBe(true);
 
     const list = await t.app.inject({ url: `${API}/`, headers: auth });
     expect(list.json().items).toEqual([
-      expect.objectContaining({ id: started.id, pack_id: 'team', pack_name: 'Team', status: 'succeeded', provider: 'test', credits: 2500, refunded_cents: 0, completed_at: expect.any(String) }),
+      expect.objectContaining({
+        id: started.id,
+        pack_id: 'team',
+        pack_name: 'Team',
+        status: 'succeeded',
+        provider: 'test',
+        credits: 2500,
+        refunded_cents: 0,
+        completed_at: expect.any(String),
+      }),
     ]);
   });
 
@@ -122,7 +133,9 @@ describe('payments in test mode (no Stripe key)', () => {
     expect(await credits(t.app, user.id)).toBe(0);
 
     const other = await checkout(t.app, auth, { pack_id: 'starter', success_path: '/cn/billing?paid=1' });
-    expect((await t.app.inject({ method: 'POST', url: `${API}/test-checkout/${other.id}/complete`, headers: auth })).json()).toEqual({ redirect_path: '/cn/billing?paid=1' });
+    expect((await t.app.inject({ method: 'POST', url: `${API}/test-checkout/${other.id}/complete`, headers: auth })).json()).toEqual({
+      redirect_path: '/cn/billing?paid=1',
+    });
   });
 
   it("answers another user's payment 404, exactly like a missing one", async () => {
@@ -185,7 +198,9 @@ describe('payments in test mode (no Stripe key)', () => {
     expect({ total: first.total, page: first.page, page_size: first.page_size, n: first.items.length }).toEqual({ total: 5, page: 1, page_size: 2, n: 2 });
     const last = (await t.app.inject({ url: `${API}?page=3&page_size=2`, headers: auth })).json();
     expect(last.items).toHaveLength(1);
-    const seen = [...first.items, ...(await t.app.inject({ url: `${API}/?page=2&page_size=2`, headers: auth })).json().items, ...last.items].map((p: { id: string }) => p.id);
+    const seen = [...first.items, ...(await t.app.inject({ url: `${API}/?page=2&page_size=2`, headers: auth })).json().items, ...last.items].map(
+      (p: { id: string }) => p.id,
+    );
     expect(new Set(seen)).toEqual(new Set(ids));
 
     const cancelled = (await t.app.inject({ url: `${API}/?status=cancelled`, headers: auth })).json();
@@ -200,7 +215,11 @@ describe('payments in test mode (no Stripe key)', () => {
       const owner = await signedInUser(t.app);
       const started = await checkout(t.app, owner.auth, { pack_id: packId });
       const row = await paymentRow(t.app, started.id);
-      return { ...owner, paymentId: started.id, session: { id: row.provider_session_id, amount: row.amount_cents, paymentIntent: `pi_${started.id.slice(0, 8)}` } };
+      return {
+        ...owner,
+        paymentId: started.id,
+        session: { id: row.provider_session_id, amount: row.amount_cents, paymentIntent: `pi_${started.id.slice(0, 8)}` },
+      };
     }
 
     it('credits an event signed with the SDK test helper once, however often it is replayed', async () => {
@@ -277,7 +296,9 @@ describe('payments in test mode (no Stripe key)', () => {
         id: `evt_${Math.random().toString(36).slice(2)}`,
         object: 'event',
         type: 'charge.refunded',
-        data: { object: { id: 'ch_1', object: 'charge', amount: 2000, amount_refunded: amountRefunded, payment_intent: p.session.paymentIntent, currency: 'usd' } },
+        data: {
+          object: { id: 'ch_1', object: 'charge', amount: 2000, amount_refunded: amountRefunded, payment_intent: p.session.paymentIntent, currency: 'usd' },
+        },
       });
 
       const half = signed(charge(500), secret);
@@ -291,7 +312,12 @@ describe('payments in test mode (no Stripe key)', () => {
       await deliver(t.app, signed(charge(500), secret));
       expect(await credits(t.app, p.user.id)).toBe(0);
       expect(await paymentRow(t.app, p.paymentId)).toMatchObject({ status: 'refunded', refunded_cents: 2000 });
-      const refunds = await t.app.db.selectFrom('credit_ledger').select(['kind', 'credits_micro']).where('payment_id', '=', p.paymentId).where('kind', '=', 'refund').execute();
+      const refunds = await t.app.db
+        .selectFrom('credit_ledger')
+        .select(['kind', 'credits_micro'])
+        .where('payment_id', '=', p.paymentId)
+        .where('kind', '=', 'refund')
+        .execute();
       expect(refunds.map((r) => r.credits_micro / MICRO).sort()).toEqual([-1875, -625]);
 
       const list = (await t.app.inject({ url: `${API}/`, headers: p.auth })).json();
@@ -305,7 +331,9 @@ describe('payments in test mode (no Stripe key)', () => {
 
       const unknown = { id: 'evt_unknown_type', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer' } } };
       expect((await deliver(t.app, signed(unknown, secret))).json()).toEqual({ received: true });
-      expect(await t.app.db.selectFrom('payment_events').select('type').where('event_id', '=', 'evt_unknown_type').executeTakeFirst()).toEqual({ type: 'customer.created' });
+      expect(await t.app.db.selectFrom('payment_events').select('type').where('event_id', '=', 'evt_unknown_type').executeTakeFirst()).toEqual({
+        type: 'customer.created',
+      });
 
       const foreign = sessionEvent('checkout.session.completed', { id: 'cs_live_not_ours', amount: 500 });
       expect((await deliver(t.app, signed(foreign, secret))).statusCode).toBe(200);
@@ -349,7 +377,12 @@ describe('payments in Stripe mode, against a Stripe stand-in', () => {
     const started = await checkout(t.app, auth, { pack_id: 'starter', success_path: '/billing?payment=success', cancel_path: '/cn/billing' });
 
     const [sent] = stripe.requests.slice(before);
-    expect(sent).toMatchObject({ method: 'POST', path: '/v1/checkout/sessions', authorization: `Bearer ${stripe.secretKey}`, idempotencyKey: `checkout:${started.id}` });
+    expect(sent).toMatchObject({
+      method: 'POST',
+      path: '/v1/checkout/sessions',
+      authorization: `Bearer ${stripe.secretKey}`,
+      idempotencyKey: `checkout:${started.id}`,
+    });
     expect(sent.body).toMatchObject({
       mode: 'payment',
       line_items: [{ quantity: '1', price_data: { currency: 'usd', unit_amount: '500', product_data: { name: 'Starter (500 credits)' } } }],
@@ -360,7 +393,12 @@ describe('payments in Stripe mode, against a Stripe stand-in', () => {
     });
     const session = [...stripe.sessions.values()].find((s) => s.metadata.payment_id === started.id)!;
     expect(started).toEqual({ id: started.id, checkout_url: session.url, mode: 'stripe' });
-    expect(await paymentRow(t.app, started.id)).toMatchObject({ provider: 'stripe', provider_session_id: session.id, checkout_url: session.url, status: 'pending' });
+    expect(await paymentRow(t.app, started.id)).toMatchObject({
+      provider: 'stripe',
+      provider_session_id: session.id,
+      checkout_url: session.url,
+      status: 'pending',
+    });
 
     // The test checkout does not exist in Stripe mode.
     expect((await t.app.inject({ url: `${API}/test-checkout/${started.id}`, headers: auth })).statusCode).toBe(404);

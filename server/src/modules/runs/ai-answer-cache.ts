@@ -31,7 +31,13 @@ export class AiAnswerCache implements AnswerCache {
         .where('cache_key', 'in', chunk)
         .execute();
       for (const row of rows) {
-        found.set(row.cache_key, { answer: JSON.parse(row.answer) as JsonValue, stepRunId: row.step_run_id, recordId: row.record_id, tokensIn: Number(row.tokens_in), tokensOut: Number(row.tokens_out) });
+        found.set(row.cache_key, {
+          answer: JSON.parse(row.answer) as JsonValue,
+          stepRunId: row.step_run_id,
+          recordId: row.record_id,
+          tokensIn: Number(row.tokens_in),
+          tokensOut: Number(row.tokens_out),
+        });
       }
     }
     return found;

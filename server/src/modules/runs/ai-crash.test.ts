@@ -26,7 +26,15 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
 
   async function startServer(): Promise<ServerProcess> {
     port = await freePort();
-    const started = startProcess('server.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', IN_PROCESS_WORKER: 'true', WEB_DIR: path.join(dataDir, 'no-web-app'), ...llm.env, BILLING_SIGNUP_CREDITS: String(RECORDS * 2) });
+    const started = startProcess('server.ts', {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      IN_PROCESS_WORKER: 'true',
+      WEB_DIR: path.join(dataDir, 'no-web-app'),
+      ...llm.env,
+      BILLING_SIGNUP_CREDITS: String(RECORDS * 2),
+    });
     await waitFor(`the server to listen${started.stderr() ? `: ${started.stderr()}` : ''}`, async () => {
       if (!isAlive(started)) throw new Error(`the server exited: ${started.stderr()}`);
       return fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`).then(
@@ -65,9 +73,20 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
       workflow_id: workflowId,
       step_type: 'table_input',
       inputs: [],
-      param_inputs: { columns: [{ name: 'n', type: 'integer' }, { name: 'review', type: 'text' }], rows: Array.from({ length: RECORDS }, (_, i) => [i, `review ${i}`]) },
+      param_inputs: {
+        columns: [
+          { name: 'n', type: 'integer' },
+          { name: 'review', type: 'text' },
+        ],
+        rows: Array.from({ length: RECORDS }, (_, i) => [i, `review ${i}`]),
+      },
     });
-    const prompt = await ok('POST', '/workflow-steps', { workflow_id: workflowId, step_type: 'ai_prompt', inputs: [table.id], param_inputs: { prompt: 'Reply to {{field.review}}', concurrency: 2 } });
+    const prompt = await ok('POST', '/workflow-steps', {
+      workflow_id: workflowId,
+      step_type: 'ai_prompt',
+      inputs: [table.id],
+      param_inputs: { prompt: 'Reply to {{field.review}}', concurrency: 2 },
+    });
     const started = await ok('POST', `/workflow-execution/${workflowId}/steps/${prompt.id}/execute?mode=all`, {});
     const runId = started.id as string;
     const aiRunId = (started.step_runs as { id: string; step_id: string }[]).find((s) => s.step_id === prompt.id)!.id;
@@ -76,7 +95,8 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
     await waitFor('the AI step to finish some batches', async () => {
       if (!isAlive(first)) throw new Error('the server died before it was killed');
       const progress = (await call('GET', `/step-runs/${aiRunId}/progress`, undefined, auth)).body;
-      if (progress.state !== 'running') return progress.state === 'queued' ? undefined : Promise.reject(new Error(`the AI step is ${progress.state} before the kill`));
+      if (progress.state !== 'running')
+        return progress.state === 'queued' ? undefined : Promise.reject(new Error(`the AI step is ${progress.state} before the kill`));
       // Two batches stored, and a few answers of the next one received but not stored yet
       // (cached, their tokens still in memory): the case that must neither call again nor go unpaid.
       return progress.records_done >= 2 * AI_BATCH_SIZE && llm.requests.length >= progress.records_done + 5 ? progress : undefined;
@@ -84,7 +104,9 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
     await first.kill('SIGKILL');
 
     db = openDatabase({ databaseUrl: null, sqliteFile: path.join(dataDir, 'stepwise.db') });
-    const finishedBefore = (await db.db.selectFrom('step_run_batches').select(['batch_no', 'state']).where('step_run_id', '=', aiRunId).execute()).filter((b) => b.state === 'succeeded').map((b) => Number(b.batch_no));
+    const finishedBefore = (await db.db.selectFrom('step_run_batches').select(['batch_no', 'state']).where('step_run_id', '=', aiRunId).execute())
+      .filter((b) => b.state === 'succeeded')
+      .map((b) => Number(b.batch_no));
     expect(finishedBefore.length).toBeGreaterThanOrEqual(2);
     expect(finishedBefore.length).toBeLessThan(RECORDS / AI_BATCH_SIZE);
     const callsBefore = llm.requests.length;
@@ -123,7 +145,12 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
     expect(usage.filter((u) => u.kind === 'ai_tokens_in')).toHaveLength(RECORDS);
     expect(new Set(usage.map((u) => u.idempotency_key)).size).toBe(usage.length);
     // And charged once: one credit per answered record, whatever batch was redone.
-    const charged = await db.db.selectFrom('credit_ledger').select(['unit', 'quantity']).where('step_run_id', '=', aiRunId).where('unit', '=', 'record').execute();
+    const charged = await db.db
+      .selectFrom('credit_ledger')
+      .select(['unit', 'quantity'])
+      .where('step_run_id', '=', aiRunId)
+      .where('unit', '=', 'record')
+      .execute();
     expect(charged.reduce((n, r) => n + Number(r.quantity), 0)).toBe(RECORDS);
   }, 90_000);
 });

@@ -33,7 +33,8 @@ describe('AI steps in runs', () => {
   async function setUp(app: TestApp) {
     const user = await signedInUser(app.app);
     const wf = workflowClient(app.app, user.auth);
-    const api = (method: string, url: string, payload?: object) => app.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: user.auth, payload });
+    const api = (method: string, url: string, payload?: object) =>
+      app.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: user.auth, payload });
     const finished = async (runId: string) => {
       for (let i = 0; i < 1200; i++) {
         const run = (await api('GET', `/workflow-runs/${runId}`)).json();
@@ -42,7 +43,8 @@ describe('AI steps in runs', () => {
       }
       throw new Error('run did not finish');
     };
-    const execute = async (workflowId: string, stepId: string) => finished((await api('POST', `/workflow-execution/${workflowId}/steps/${stepId}/execute`, {})).json().id);
+    const execute = async (workflowId: string, stepId: string) =>
+      finished((await api('POST', `/workflow-execution/${workflowId}/steps/${stepId}/execute`, {})).json().id);
     const records = async (datasetId: string) => (await api('GET', `/datasets/${datasetId}/records?page_size=100`)).json().items as Record<string, unknown>[];
     const table = async (workflowId: string) =>
       wf.addStep(workflowId, 'table_input', {
@@ -84,7 +86,10 @@ describe('AI steps in runs', () => {
 
     // The same prompt over the same records, in a new run: every answer from the cache.
     llm.requests.length = 0;
-    const prompt2 = await wf.addStep(workflowId, 'ai_prompt', { inputs: [source.id], param_inputs: { prompt: 'Reply to {{field.review}}', output_column: 'again' } });
+    const prompt2 = await wf.addStep(workflowId, 'ai_prompt', {
+      inputs: [source.id],
+      param_inputs: { prompt: 'Reply to {{field.review}}', output_column: 'again' },
+    });
     const second = await execute(workflowId, prompt2.id);
     expect(second.state).toBe('succeeded');
     expect(llm.requests).toHaveLength(0);
@@ -94,7 +99,11 @@ describe('AI steps in runs', () => {
     expect(cachedUsage).toEqual([]);
     // Answers already paid for cost nothing again.
     expect(await t.app.db.selectFrom('credit_ledger').select('id').where('step_run_id', '=', rerun.id).execute()).toEqual([]);
-    const cached = await t.app.db.selectFrom('ai_answer_cache').select(['model_id']).where('user_id', '=', user.user.id as string).execute();
+    const cached = await t.app.db
+      .selectFrom('ai_answer_cache')
+      .select(['model_id'])
+      .where('user_id', '=', user.user.id as string)
+      .execute();
     expect(cached).toHaveLength(4);
     expect(cached[0].model_id).toMatch(/^openai-compatible:stand-in-chat@127\.0\.0\.1:/);
   });
@@ -105,9 +114,14 @@ describe('AI steps in runs', () => {
     const source = await table(workflowId);
     llm.setDefault((r) => {
       const text = textOf(r.messages.filter((m) => m.role === 'user').at(-1)?.content);
-      return { text: text.includes('Broken') || text.includes('not valid') ? '{"mood": 3}' : JSON.stringify({ mood: text.includes('Great') ? 'happy' : 'other' }) };
+      return {
+        text: text.includes('Broken') || text.includes('not valid') ? '{"mood": 3}' : JSON.stringify({ mood: text.includes('Great') ? 'happy' : 'other' }),
+      };
     });
-    const extract = await wf.addStep(workflowId, 'ai_extract', { inputs: [source.id], param_inputs: { column: 'review', fields: [{ name: 'mood', type: 'text' }] } });
+    const extract = await wf.addStep(workflowId, 'ai_extract', {
+      inputs: [source.id],
+      param_inputs: { column: 'review', fields: [{ name: 'mood', type: 'text' }] },
+    });
     const first = await execute(workflowId, extract.id);
     const stepRun = first.step_runs[1];
     expect(stepRun).toMatchObject({ state: 'succeeded', records_failed: 1 });
@@ -170,7 +184,11 @@ describe('AI steps in runs', () => {
     const theirs = new AiAnswerCache(t.app.db, other.user.id as string);
     const entry = (key: string, answer: JsonValue) => ({ key, modelId: 'm', answer, stepRunId: null, recordId: null, tokensIn: 0, tokensOut: 0 });
     await mine.put([entry('old', 'a')]);
-    await t.app.db.updateTable('ai_answer_cache').set({ created_at: new Date(Date.now() - 40 * 24 * 3600_000).toISOString() }).where('cache_key', '=', 'old').execute();
+    await t.app.db
+      .updateTable('ai_answer_cache')
+      .set({ created_at: new Date(Date.now() - 40 * 24 * 3600_000).toISOString() })
+      .where('cache_key', '=', 'old')
+      .execute();
     for (const key of ['k1', 'k2', 'k3']) {
       await mine.put([entry(key, { key })]);
       await new Promise((r) => setTimeout(r, 5));

@@ -1,6 +1,18 @@
 import Redis from 'ioredis';
 import { createTestApp, onPostgres, type TestApp } from '../../test/test-app';
-import { buildWorkflow, expectEveryRecordOnce, isAlive, runFinished, signIn, someBatchesDone, startProcess, startRun, waitFor, type Call, type ServerProcess } from './crash-support';
+import {
+  buildWorkflow,
+  expectEveryRecordOnce,
+  isAlive,
+  runFinished,
+  signIn,
+  someBatchesDone,
+  startProcess,
+  startRun,
+  waitFor,
+  type Call,
+  type ServerProcess,
+} from './crash-support';
 
 /**
  * Beyond one machine (BullMQ on Redis, on PostgreSQL in the server-postgres project and on one

@@ -148,9 +148,14 @@ export async function buildWorkflow(call: Call, auth: Record<string, string>, op
   const csv = `n,label\n${Array.from({ length: RECORDS }, (_, i) => `${i + 1},row ${i + 1}`).join('\n')}\n`;
   const file = (await ok('POST', '/files/', multipart('numbers.csv', csv))).items[0];
   const workflowId = (await ok('POST', '/workflows', { name: 'Crash test' })).id as string;
-  const addStep = (step_type: string, inputs: string[], param_inputs: object) => ok('POST', '/workflow-steps', { workflow_id: workflowId, step_type, inputs, param_inputs });
+  const addStep = (step_type: string, inputs: string[], param_inputs: object) =>
+    ok('POST', '/workflow-steps', { workflow_id: workflowId, step_type, inputs, param_inputs });
   const importStep = await addStep('import_csv', [], { file: file.id });
-  const code = [`const until = Date.now() + ${options.batchBusyMs ?? BATCH_BUSY_MS};`, 'while (Date.now() < until) {}', 'return records.map((r) => ({ ...r, doubled: Number(r.n) * 2 }));'].join('\n');
+  const code = [
+    `const until = Date.now() + ${options.batchBusyMs ?? BATCH_BUSY_MS};`,
+    'while (Date.now() < until) {}',
+    'return records.map((r) => ({ ...r, doubled: Number(r.n) * 2 }));',
+  ].join('\n');
   const codeStep = await addStep('code', [importStep.id], { code, mode: 'per_batch', timeout_ms: 10_000 });
   const filterStep = await addStep('filter', [codeStep.id], { condition: `doubled > ${RECORDS}` });
   return { workflowId, importStepId: importStep.id, codeStepId: codeStep.id, filterStepId: filterStep.id };
@@ -169,7 +174,8 @@ export function someBatchesDone(call: Call, auth: Record<string, string>, codeRu
   return waitFor('the code step to finish some batches', async () => {
     if (!alive()) throw new Error('the process running the step died before it was killed');
     const progress = (await call('GET', `/step-runs/${codeRunId}/progress`, undefined, auth)).body;
-    if (progress.state !== 'running') return progress.state === 'queued' ? undefined : Promise.reject(new Error(`the code step is ${progress.state} before the kill`));
+    if (progress.state !== 'running')
+      return progress.state === 'queued' ? undefined : Promise.reject(new Error(`the code step is ${progress.state} before the kill`));
     return progress.records_done >= 2 * CODE_BATCH_SIZE ? progress : undefined;
   });
 }
@@ -218,7 +224,21 @@ export async function expectEveryRecordOnce(a: { call: Call; auth: Record<string
   expect([...ids].sort()).toEqual(input.map((r) => String(r._id)).sort());
   // In input order, each n once, each doubled: the same checksums as a run that never crashed.
   expect(output.map((r) => Number(r.n))).toEqual(Array.from({ length: RECORDS }, (_, i) => i + 1));
-  expect(md5(output.map((r) => `${r._id}:${r.n}:${r.doubled}`).sort().join('\n'))).toBe(md5(input.map((r) => `${r._id}:${r.n}:${Number(r.n) * 2}`).sort().join('\n')));
+  expect(
+    md5(
+      output
+        .map((r) => `${r._id}:${r.n}:${r.doubled}`)
+        .sort()
+        .join('\n'),
+    ),
+  ).toBe(
+    md5(
+      input
+        .map((r) => `${r._id}:${r.n}:${Number(r.n) * 2}`)
+        .sort()
+        .join('\n'),
+    ),
+  );
   expect(output.reduce((sum, r) => sum + Number(r.doubled), 0)).toBe(RECORDS * (RECORDS + 1));
   const kept = await recordsOf(call, auth, filtered.output_dataset_id);
   expect(kept).toHaveLength(RECORDS / 2);
@@ -240,7 +260,11 @@ export async function expectEveryRecordOnce(a: { call: Call; auth: Record<string
   expect(jobs).toHaveLength(2);
   const [lost, resumed] = jobs;
   expect(lost.worker.endsWith(`:${a.killedPid}`)).toBe(true);
-  expect(lost).toMatchObject({ state: 'failed', attempt: 1, error: { message: 'The worker running this step stopped (it was killed or lost); another one took the step over, keeping the batches already finished.' } });
+  expect(lost).toMatchObject({
+    state: 'failed',
+    attempt: 1,
+    error: { message: 'The worker running this step stopped (it was killed or lost); another one took the step over, keeping the batches already finished.' },
+  });
   expect(resumed).toMatchObject({ state: 'succeeded', attempt: 1, error: null });
   expect(resumed.worker).not.toBe(lost.worker);
   const resumedAfter = resumed.log_lines.map((l) => /Resuming after (\d+) finished batch\(es\), (\d+) record\(s\)/.exec(l)).find(Boolean);

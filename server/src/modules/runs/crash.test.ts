@@ -4,7 +4,23 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { createTestApp, onPostgres, type TestApp } from '../../test/test-app';
-import { buildWorkflow, expectEveryRecordOnce, freePort, httpCall, isAlive, RECORDS, recordsOf, runFinished, signIn, someBatchesDone, startProcess, startRun, waitFor, type Call, type ServerProcess } from './crash-support';
+import {
+  buildWorkflow,
+  expectEveryRecordOnce,
+  freePort,
+  httpCall,
+  isAlive,
+  RECORDS,
+  recordsOf,
+  runFinished,
+  signIn,
+  someBatchesDone,
+  startProcess,
+  startRun,
+  waitFor,
+  type Call,
+  type ServerProcess,
+} from './crash-support';
 
 /**
  * The embedded install (`npm start`: one process, SQLite, in-process queue) killed with SIGKILL in
@@ -23,7 +39,13 @@ describeEmbedded('a server killed in the middle of a run (embedded: SQLite, in-p
 
   async function startServer(): Promise<ServerProcess> {
     port = await freePort();
-    const started = startProcess('server.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', IN_PROCESS_WORKER: 'true', WEB_DIR: path.join(dataDir, 'no-web-app') });
+    const started = startProcess('server.ts', {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      IN_PROCESS_WORKER: 'true',
+      WEB_DIR: path.join(dataDir, 'no-web-app'),
+    });
     await waitFor(`the server to listen${started.stderr() ? `: ${started.stderr()}` : ''}`, async () => {
       if (!isAlive(started)) throw new Error(`the server exited: ${started.stderr()}`);
       return fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`).then(
@@ -72,7 +94,12 @@ describeEmbedded('a crash between storing a per-record step’s dataset and regi
   let t: TestApp;
   const call: Call = async (method, url, payload, headers = {}) => {
     const raw = payload && 'raw' in payload ? (payload as { raw: Buffer; contentType: string }) : null;
-    const res = await t.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: { ...headers, ...(raw ? { 'content-type': raw.contentType } : {}) }, payload: raw ? raw.raw : payload });
+    const res = await t.app.inject({
+      method: method as 'GET',
+      url: `/api/v1${url}`,
+      headers: { ...headers, ...(raw ? { 'content-type': raw.contentType } : {}) },
+      payload: raw ? raw.raw : payload,
+    });
     return { status: res.statusCode, body: res.body ? res.json() : null };
   };
 
@@ -87,7 +114,9 @@ describeEmbedded('a crash between storing a per-record step’s dataset and regi
     const workflow = await buildWorkflow(call, auth, { batchBusyMs: 0 });
     // The process "dies" right after the code step's Parquet file is stored: its row never gets in.
     const codeRuns = sql`SELECT id FROM step_runs WHERE step_id = ${sql.lit(workflow.codeStepId)}`;
-    await sql`CREATE TRIGGER lost_registration BEFORE INSERT ON datasets WHEN NEW.step_run_id IN (${codeRuns}) BEGIN SELECT RAISE(ABORT, 'the process died here'); END`.execute(t.app.db);
+    await sql`CREATE TRIGGER lost_registration BEFORE INSERT ON datasets WHEN NEW.step_run_id IN (${codeRuns}) BEGIN SELECT RAISE(ABORT, 'the process died here'); END`.execute(
+      t.app.db,
+    );
     const { runId, codeRunId } = await startRun(call, auth, workflow);
     const broken = await runFinished(call, auth, runId, () => true);
     expect(broken.step_runs.map((s: { state: string }) => s.state)).toEqual(['succeeded', 'failed', 'skipped']);

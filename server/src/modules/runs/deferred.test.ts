@@ -25,7 +25,12 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
 
   async function upload(name: string, text: string): Promise<string> {
     const payload = `--b\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--b--\r\n`;
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...user.auth, 'content-type': 'multipart/form-data; boundary=b' }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files/',
+      headers: { ...user.auth, 'content-type': 'multipart/form-data; boundary=b' },
+      payload,
+    });
     expect(res.statusCode).toBe(201);
     return res.json().items[0].id;
   }
@@ -45,14 +50,18 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
     const workflowId = (await wf.createWorkflow('Deferred')).id;
     const load = await wf.addStep(workflowId, 'import_csv', { param_inputs: { file: fileId } });
     const big = await wf.addStep(workflowId, 'filter', { inputs: [load.id], param_inputs: { condition: 'amount > 10 OR amount IS NULL' } });
-    const label = await wf.addStep(workflowId, 'add_column', { inputs: [big.id], param_inputs: { new_column: 'label', expression: "coalesce(city, '?') || '/' || name" } });
+    const label = await wf.addStep(workflowId, 'add_column', {
+      inputs: [big.id],
+      param_inputs: { new_column: 'label', expression: "coalesce(city, '?') || '/' || name" },
+    });
     const started = (await api('POST', `/workflow-execution/${workflowId}/steps/${label.id}/execute?mode=all`, {})).json();
     const run = await finished(started.id);
     expect(run.state).toBe('succeeded');
     return { fileId, stepRuns: run.step_runs as { output_dataset_id: string; records_total: number | null }[] };
   }
 
-  const rowOf = async (id: string) => (await db().selectFrom('datasets').selectAll().where('id', '=', id).executeTakeFirst()) as { recipe: string | null; row_count: number } | undefined;
+  const rowOf = async (id: string) =>
+    (await db().selectFrom('datasets').selectAll().where('id', '=', id).executeTakeFirst()) as { recipe: string | null; row_count: number } | undefined;
   const records = async (id: string) => (await api('GET', `/datasets/${id}/records?page_size=100`)).json();
 
   beforeAll(async () => {
@@ -111,7 +120,10 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
     const workflowId = (await wf.createWorkflow('Grouped')).id;
     const load = await wf.addStep(workflowId, 'import_csv', { param_inputs: { file: fileId } });
     const big = await wf.addStep(workflowId, 'filter', { inputs: [load.id], param_inputs: { condition: 'amount > 10 OR amount IS NULL' } });
-    const group = await wf.addStep(workflowId, 'aggregate', { inputs: [big.id], param_inputs: { group_by: ['city'], aggregations: [{ column: 'amount', function: 'sum', as: 'total' }] } });
+    const group = await wf.addStep(workflowId, 'aggregate', {
+      inputs: [big.id],
+      param_inputs: { group_by: ['city'], aggregations: [{ column: 'amount', function: 'sum', as: 'total' }] },
+    });
     const sort = await wf.addStep(workflowId, 'sort', { inputs: [group.id], param_inputs: { columns: ['city'], direction: 'ascending' } });
     const out = await wf.addStep(workflowId, 'export_csv', { inputs: [sort.id], param_inputs: { file_name: 'grouped.csv' } });
     const run = await finished((await api('POST', `/workflow-execution/${workflowId}/steps/${out.id}/execute?mode=all`, {})).json().id);
@@ -142,7 +154,13 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
     const row = (await db().selectFrom('datasets').selectAll().where('id', '=', id).executeTakeFirst()) as { user_id: string; name: string; recipe: string };
     // What the crashed materialization left: the snapshot stored, the row still deferred.
     const { recipeRelation } = await import('../../engine/datasets');
-    await t.app.datasets.writeRelation({ ownerId: row.user_id, name: row.name, datasetId: id, relation: recipeRelation(JSON.parse(row.recipe)), idsUnique: true });
+    await t.app.datasets.writeRelation({
+      ownerId: row.user_id,
+      name: row.name,
+      datasetId: id,
+      relation: recipeRelation(JSON.parse(row.recipe)),
+      idsUnique: true,
+    });
     expect((await rowOf(id))?.recipe).toBeTruthy();
     const write = jest.spyOn(t.app.datasets.writer, 'write');
     const opened = (await api('GET', `/datasets/${id}`)).json();

@@ -16,7 +16,16 @@ export { RunEventBus } from './run-events';
  * The run engine of one process, for the API (plugins/runs.ts) and `npm run worker` alike: the
  * same job handler, the same outbound HTTP policy, events across processes through Redis.
  */
-export function createRunEngine(deps: { db: Db; storage: Storage; config: Config; log: Log; datasets: Datasets; jobs: JobQueue; secrets: SecretBox; queuePrefix?: string }) {
+export function createRunEngine(deps: {
+  db: Db;
+  storage: Storage;
+  config: Config;
+  log: Log;
+  datasets: Datasets;
+  jobs: JobQueue;
+  secrets: SecretBox;
+  queuePrefix?: string;
+}) {
   // Beside the queues' keys: processes sharing a queue share its run events, other installations on
   // the same Redis do not hear them.
   const events = new RunEventBus({ redisUrl: deps.config.redisUrl, channel: `${deps.queuePrefix ?? deps.config.queue.prefix}:run-events`, log: deps.log });

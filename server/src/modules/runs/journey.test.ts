@@ -18,7 +18,12 @@ describe('runs: from an uploaded CSV to an exported one', () => {
 
   async function upload(name: string, text: string): Promise<string> {
     const payload = `--b\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--b--\r\n`;
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...user.auth, 'content-type': 'multipart/form-data; boundary=b' }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files/',
+      headers: { ...user.auth, 'content-type': 'multipart/form-data; boundary=b' },
+      payload,
+    });
     expect(res.statusCode).toBe(201);
     return res.json().items[0].id;
   }
@@ -48,8 +53,11 @@ describe('runs: from an uploaded CSV to an exported one', () => {
   });
   afterAll(() => t.close());
 
-  it('imports, filters, adds a formula column, groups, sorts and exports a CSV into the user\'s files', async () => {
-    const fileId = await upload('sales.csv', 'region,product,qty,price\nNorth,Apple,3,1.5\nSouth,Pear,1,2\nNorth,Pear,10,2\nEast,Apple,0,1.5\nSouth,Apple,4,1.5\n北,Fig,2,5\n');
+  it("imports, filters, adds a formula column, groups, sorts and exports a CSV into the user's files", async () => {
+    const fileId = await upload(
+      'sales.csv',
+      'region,product,qty,price\nNorth,Apple,3,1.5\nSouth,Pear,1,2\nNorth,Pear,10,2\nEast,Apple,0,1.5\nSouth,Apple,4,1.5\n北,Fig,2,5\n',
+    );
     const workflowId = (await wf.createWorkflow('Sales')).id;
     const add = (type: string, inputs: string[], params: object): Promise<{ id: string }> => wf.addStep(workflowId, type, { inputs, param_inputs: params });
     const load = await add('import_csv', [], { file: fileId });
@@ -73,7 +81,9 @@ describe('runs: from an uploaded CSV to an exported one', () => {
       ['succeeded', 3],
     ]);
     const listed = (await api('GET', '/datasets?page_size=100')).json();
-    expect(listed.items.filter((d: { id: string }) => d.id === run.step_runs[0].output_dataset_id).map((d: { row_count: number | null }) => d.row_count)).toEqual([null]);
+    expect(
+      listed.items.filter((d: { id: string }) => d.id === run.step_runs[0].output_dataset_id).map((d: { row_count: number | null }) => d.row_count),
+    ).toEqual([null]);
     // Opening each output writes its snapshot then, with the counts.
     const counts = [];
     for (const s of run.step_runs.slice(0, 5)) counts.push((await api('GET', `/datasets/${s.output_dataset_id}`)).json().row_count);
@@ -90,7 +100,13 @@ describe('runs: from an uploaded CSV to an exported one', () => {
 
     // The columns each step makes are known to the next step's field picker now.
     const fields = (await api('GET', `/workflows/${workflowId}/steps/${byRegion.id}/variable-fields`)).json();
-    expect(fields.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual(['region:VARCHAR', 'product:VARCHAR', 'qty:BIGINT', 'price:DOUBLE', 'revenue:DOUBLE']);
+    expect(fields.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual([
+      'region:VARCHAR',
+      'product:VARCHAR',
+      'qty:BIGINT',
+      'price:DOUBLE',
+      'revenue:DOUBLE',
+    ]);
     expect(fields.notes).toEqual([]);
     const input = (await api('GET', `/workflow-steps/${byRegion.id}/input-dataset`)).json();
     expect(input).toMatchObject({ id: run.step_runs[2].output_dataset_id, row_count: 5 });
@@ -120,7 +136,10 @@ describe('runs: from an uploaded CSV to an exported one', () => {
     // Slow enough per batch (500 records) that a pause lands between batches.
     const code = await wf.addStep(workflowId, 'code', {
       inputs: [load.id],
-      param_inputs: { mode: 'per_batch', code: 'const until = Date.now() + 150; while (Date.now() < until) {}\nreturn records.map((r) => ({ ...r, adult: r.age >= 18 }));' },
+      param_inputs: {
+        mode: 'per_batch',
+        code: 'const until = Date.now() + 150; while (Date.now() < until) {}\nreturn records.map((r) => ({ ...r, adult: r.age >= 18 }));',
+      },
     });
     const started = (await api('POST', `/workflow-execution/${workflowId}/steps/${code.id}/execute?mode=all`, {})).json();
     const codeRunId = started.step_runs[1].id;
@@ -152,7 +171,10 @@ describe('runs: from an uploaded CSV to an exported one', () => {
     const fileId = await upload('ages.csv', 'age\n1\n2\n');
     const workflowId = (await wf.createWorkflow('Broken')).id;
     const load = await wf.addStep(workflowId, 'import_csv', { param_inputs: { file: fileId } });
-    const code = await wf.addStep(workflowId, 'code', { inputs: [load.id], param_inputs: { code: "if (record.age > 1) throw new Error('too old');\nreturn record;" } });
+    const code = await wf.addStep(workflowId, 'code', {
+      inputs: [load.id],
+      param_inputs: { code: "if (record.age > 1) throw new Error('too old');\nreturn record;" },
+    });
     const run = await finished((await api('POST', `/workflow-execution/${workflowId}/steps/${code.id}/execute`, {})).json().id);
     expect(run.state).toBe('failed');
     expect(run.step_runs[1].error.message).toContain('too old');
@@ -205,13 +227,21 @@ describe('runs: an HTTP call per record, its failures retried alone', () => {
     const table = await wf.addStep(workflowId, 'table_input', {
       param_inputs: { columns: [{ name: 'n', type: 'integer' }], rows: Array.from({ length: 10 }, (_, i) => [i]) },
     });
-    const call = await wf.addStep(workflowId, 'http_request', { inputs: [table.id], param_inputs: { url: `${base}/square?n={{field.n}}`, continue_on_error: true } });
+    const call = await wf.addStep(workflowId, 'http_request', {
+      inputs: [table.id],
+      param_inputs: { url: `${base}/square?n={{field.n}}`, continue_on_error: true },
+    });
     const first = await finished((await api('POST', `/workflow-execution/${workflowId}/steps/${call.id}/execute`, {})).json().id);
     expect(first.state).toBe('succeeded');
     const stepRun = first.step_runs[1];
     expect([stepRun.records_total, stepRun.records_failed]).toEqual([10, 2]);
     const rowsOf = async (datasetId: string) =>
-      Object.fromEntries(((await api('GET', `/datasets/${datasetId}/records?page_size=100`)).json().items as { n: number; response_status: number }[]).map((r) => [r.n, r.response_status]));
+      Object.fromEntries(
+        ((await api('GET', `/datasets/${datasetId}/records?page_size=100`)).json().items as { n: number; response_status: number }[]).map((r) => [
+          r.n,
+          r.response_status,
+        ]),
+      );
     expect(await rowsOf(stepRun.output_dataset_id)).toMatchObject({ 0: 200, 3: 500, 7: 500, 9: 200 });
 
     failing = new Set();

@@ -78,7 +78,9 @@ export class PerRecordBatches {
 
     // Batches reopened by "retry failed records": only their failed records are called again.
     const reopened = new Map(
-      (await this.repo.batchesOf(stepRunId)).filter((b) => b.state !== 'succeeded' && b.checkpoint && b.output_key && runner.output === 'append').map((b) => [b.batch_no, b]),
+      (await this.repo.batchesOf(stepRunId))
+        .filter((b) => b.state !== 'succeeded' && b.checkpoint && b.output_key && runner.output === 'append')
+        .map((b) => [b.batch_no, b]),
     );
     const pending = Array.from({ length: count }, (_, no) => no).filter((no) => !done.has(no));
     const read = (no: number) => {
@@ -109,14 +111,18 @@ export class PerRecordBatches {
         // is redone on resume, unstored and uncharged, so the run stops at that batch boundary.
         ctx.signal.throwIfAborted();
         // The records not retried keep the answers their part holds.
-        const rows = failedBefore ? [...(await this.readPart(partKey(ctx.ownerId, stepRunId, no))).filter((r) => !failedBefore.has(String(r[RECORD_ID]))), ...result.rows] : result.rows;
+        const rows = failedBefore
+          ? [...(await this.readPart(partKey(ctx.ownerId, stepRunId, no))).filter((r) => !failedBefore.has(String(r[RECORD_ID]))), ...result.rows]
+          : result.rows;
         const recordIds = new Set(records.map((r) => String(r[RECORD_ID])));
         const flush = () => request.flushUsage({ no, recordIds }, used);
-        storing = this.store(ctx, stepRunId, no, size, page.items.length, { rows, failedIds: result.failedIds }, flush, request.afterBatch).then((failedHere) => {
-          processed += page.items.length;
-          failed += failedHere;
-          ctx.progress({ done: processed, total, phase: 'records' });
-        });
+        storing = this.store(ctx, stepRunId, no, size, page.items.length, { rows, failedIds: result.failedIds }, flush, request.afterBatch).then(
+          (failedHere) => {
+            processed += page.items.length;
+            failed += failedHere;
+            ctx.progress({ done: processed, total, phase: 'records' });
+          },
+        );
         storing.catch(() => undefined); // awaited before the next store or at the end
       }
       await storing;

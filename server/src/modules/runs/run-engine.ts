@@ -108,7 +108,10 @@ function storedError(err: unknown): StoredError {
   if (err instanceof DomainError) return { key: err.messageKey, values: err.values as Record<string, string | number> };
   if (err instanceof ValidationFailed) {
     const first = err.problems[0];
-    return { key: first?.key ?? 'server.runs.stepFailed', values: { ...(first?.values as Record<string, string | number>), ...(first ? { at: first.loc.join('.') } : {}) } };
+    return {
+      key: first?.key ?? 'server.runs.stepFailed',
+      values: { ...(first?.values as Record<string, string | number>), ...(first ? { at: first.loc.join('.') } : {}) },
+    };
   }
   const message = (err as { message?: unknown })?.message;
   return { key: 'server.runs.unexpected', values: { reason: typeof message === 'string' ? message.slice(0, 500) : 'unknown' } };
@@ -250,7 +253,13 @@ export class RunEngine {
    * records), else a typed-in table's rows or a chosen dataset's count; unknown counts add nothing (records
    * null), and AI tokens are not estimated. A sample run reads at most its sample size.
    */
-  private async estimatePlan(userId: string, workflowId: string, steps: readonly { id: string; step_type: string; name: string; inputs: string[]; param_inputs: ParamValues }[], plan: { steps: string[] }, sampleSize: number | null): Promise<RunEstimate> {
+  private async estimatePlan(
+    userId: string,
+    workflowId: string,
+    steps: readonly { id: string; step_type: string; name: string; inputs: string[]; param_inputs: ParamValues }[],
+    plan: { steps: string[] },
+    sampleSize: number | null,
+  ): Promise<RunEstimate> {
     const latest = await this.repo.latestOutputsOf(workflowId, userId);
     const byId = new Map(steps.map((s) => [s.id, s]));
     const inPlan = new Set(plan.steps);
@@ -364,7 +373,8 @@ export class RunEngine {
       }
       case 'retry':
       case 'retry_failed_records': {
-        if (action === 'retry' ? !['failed', 'cancelled'].includes(stepRun.state) : !(isDone(stepRun.state) && Number(stepRun.records_failed) > 0)) throw this.cannot(action, stepRun.state);
+        if (action === 'retry' ? !['failed', 'cancelled'].includes(stepRun.state) : !(isDone(stepRun.state) && Number(stepRun.records_failed) > 0))
+          throw this.cannot(action, stepRun.state);
         if (action === 'retry_failed_records') await this.repo.reopenFailedBatches(stepRunId);
         await this.requeue(stepRun, action === 'retry_failed_records');
         // What read this step's output must run again: its output changes.
@@ -415,7 +425,12 @@ export class RunEngine {
     if (!this.charges.enabled) return;
     const balance = await this.charges.ledger.balanceMicro(userId);
     if (balance > 0) return;
-    throw new DomainError('payment_required', 'server.usage.resumeNeedsCredits', { balance: roundCredits(balance) }, insufficientCreditsModal('server.usage.resumeNeedsCreditsHelp'));
+    throw new DomainError(
+      'payment_required',
+      'server.usage.resumeNeedsCredits',
+      { balance: roundCredits(balance) },
+      insufficientCreditsModal('server.usage.resumeNeedsCreditsHelp'),
+    );
   }
 
   private cannot(action: string, state: string) {
@@ -424,7 +439,12 @@ export class RunEngine {
 
   /** Back to queued for another attempt (a new attempt writes a new output dataset). */
   private async requeue(stepRun: StepRunRow, keepBatches = false): Promise<void> {
-    await this.repo.setStepRunState(stepRun.id, 'queued', [stepRun.state as RunState], { error: null, ended_at: null, started_at: null, output_dataset_id: null });
+    await this.repo.setStepRunState(stepRun.id, 'queued', [stepRun.state as RunState], {
+      error: null,
+      ended_at: null,
+      started_at: null,
+      output_dataset_id: null,
+    });
     await this.repo.bumpAttempt(stepRun.id);
     if (!keepBatches) await this.deps.db.deleteFrom('step_run_batches').where('step_run_id', '=', stepRun.id).execute();
   }
@@ -442,7 +462,7 @@ export class RunEngine {
     const snapshot = JSON.parse(run.snapshot) as RunSnapshot;
     const inputsOf = new Map(snapshot.steps.map((s) => [s.id, s.inputs]));
     let stepRuns = await this.repo.stepRunsOf(runId);
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       const byStep = new Map(stepRuns.map((s) => [s.step_id, s]));
       for (const s of stepRuns) {
@@ -467,7 +487,8 @@ export class RunEngine {
     if (stepRuns.every((s) => isFinal(s.state))) {
       const failed = stepRuns.find((s) => s.state === 'failed');
       const end: RunState = failed ? 'failed' : stepRuns.some((s) => s.state === 'cancelled') ? 'cancelled' : 'succeeded';
-      if (await this.repo.setRunState(runId, end, ['running'], { ended_at: now(), error: failed?.error ?? null })) await this.event(runId, null, `run_${end}`, {});
+      if (await this.repo.setRunState(runId, end, ['running'], { ended_at: now(), error: failed?.error ?? null }))
+        await this.event(runId, null, `run_${end}`, {});
     }
   }
 
@@ -513,7 +534,10 @@ export class RunEngine {
       else return; // not ready: advance() enqueues it again when its inputs are done
     }
     const startedAt = stepRun.started_at ?? now();
-    if (!(await this.repo.setStepRunState(stepRun.id, 'running', ['queued', 'running'], { started_at: startedAt, input_dataset_ids: JSON.stringify(inputIds) }))) return;
+    if (
+      !(await this.repo.setStepRunState(stepRun.id, 'running', ['queued', 'running'], { started_at: startedAt, input_dataset_ids: JSON.stringify(inputIds) }))
+    )
+      return;
     await this.repo.abandonComputeJobs(stepRun.id);
     await this.event(run.id, stepRun.id, 'step_started', { step_id: step.id, attempt: stepRun.attempt });
 
@@ -538,7 +562,17 @@ export class RunEngine {
     let error: StoredError | null = null;
     try {
       await files.prepare();
-      const result = await this.runStep({ run, stepRun, step, snapshot, inputIds, controller, log, files, onProgress: () => (peakRss = Math.max(peakRss, process.memoryUsage.rss())) });
+      const result = await this.runStep({
+        run,
+        stepRun,
+        step,
+        snapshot,
+        inputIds,
+        controller,
+        log,
+        files,
+        onProgress: () => (peakRss = Math.max(peakRss, process.memoryUsage.rss())),
+      });
       outcome = result.cached ? 'cached' : 'succeeded';
       const finished = await this.repo.setStepRunState(stepRun.id, outcome, ['running', 'paused'], {
         output_dataset_id: result.output.id,
@@ -550,7 +584,15 @@ export class RunEngine {
         error: null,
         cache_key: result.cacheKey,
       });
-      if (finished) await this.event(run.id, stepRun.id, `step_${outcome}`, { step_id: step.id, dataset_id: result.output.id, records: result.output.recipe ? (result.counted ?? null) : result.output.rowCount, ...(result.output.recipe ? { deferred: true } : {}), failed: result.failed, ...(result.summary ? { summary: result.summary } : {}) });
+      if (finished)
+        await this.event(run.id, stepRun.id, `step_${outcome}`, {
+          step_id: step.id,
+          dataset_id: result.output.id,
+          records: result.output.recipe ? (result.counted ?? null) : result.output.rowCount,
+          ...(result.output.recipe ? { deferred: true } : {}),
+          failed: result.failed,
+          ...(result.summary ? { summary: result.summary } : {}),
+        });
       // The step's work is paid; with nothing left, the steps after it wait for credits.
       if (finished && outcome === 'succeeded' && (await this.charges.exhausted(run.user_id))) await this.pauseForCredits(run.id);
     } catch (err) {
@@ -562,7 +604,8 @@ export class RunEngine {
       } else {
         error = storedError(err);
         log(`Failed: ${(err as Error)?.message ?? String(err)}`);
-        if (!(err instanceof DomainError || err instanceof ValidationFailed)) this.deps.log.error({ err, stepRunId: stepRun.id }, 'step run failed unexpectedly');
+        if (!(err instanceof DomainError || err instanceof ValidationFailed))
+          this.deps.log.error({ err, stepRunId: stepRun.id }, 'step run failed unexpectedly');
         if (await this.repo.setStepRunState(stepRun.id, 'failed', ['running'], { error: JSON.stringify(error), ended_at: now() })) {
           await this.event(run.id, stepRun.id, 'step_failed', { step_id: step.id, error });
         }
@@ -591,7 +634,7 @@ export class RunEngine {
       if (!stepRun || stepRun.state !== 'running') controller.abort(stepRun?.state ?? 'deleted');
       else if (!run || run.state !== 'running') controller.abort(run?.state ?? 'deleted');
     } catch (err) {
-      this.deps.log.warn({ err, stepRunId }, 'could not read a running step run\'s state');
+      this.deps.log.warn({ err, stepRunId }, "could not read a running step run's state");
     }
   }
 
@@ -611,7 +654,14 @@ export class RunEngine {
     if (!runner) throw new DomainError('rejected', 'server.runs.stepNotRunnable', { step: step.name });
     let inputs = await Promise.all(a.inputIds.map((id) => this.ownedDataset(run.user_id, id)));
     const vars = await this.variables(run, snapshot);
-    const cacheKey = sha256({ type: step.step_type, version: stepRun.type_version, params: step.param_inputs, vars, inputs: a.inputIds, sample: run.sample_size });
+    const cacheKey = sha256({
+      type: step.step_type,
+      version: stepRun.type_version,
+      params: step.param_inputs,
+      vars,
+      inputs: a.inputIds,
+      sample: run.sample_size,
+    });
     const params = step.param_inputs;
 
     if (runner.kind === 'sql' || CACHEABLE_SOURCES.has(step.step_type)) {
@@ -625,9 +675,25 @@ export class RunEngine {
     const datasetId = uuidFrom(`${stepRun.id}:${stepRun.attempt}`);
     const name = `${step.name}`.slice(0, 200);
     let lastProgress = 0;
-    const charged: ChargedStep = { userId: run.user_id, workflowId: run.workflow_id, stepId: step.id, stepType: step.step_type, stepName: step.name, runId: run.id, stepRunId: stepRun.id };
+    const charged: ChargedStep = {
+      userId: run.user_id,
+      workflowId: run.workflow_id,
+      stepId: step.id,
+      stepType: step.step_type,
+      stepName: step.name,
+      runId: run.id,
+      stepRunId: stepRun.id,
+    };
     const recordUsage = (used: readonly ReportedUsage[]) =>
-      this.usage.record(used.map(({ kind, quantity, key }) => ({ userId: run.user_id, kind, quantity, refId: stepRun.id, idempotencyKey: `${stepRun.id}:${kind}:${key}`.slice(0, 500) })));
+      this.usage.record(
+        used.map(({ kind, quantity, key }) => ({
+          userId: run.user_id,
+          kind,
+          quantity,
+          refId: stepRun.id,
+          idempotencyKey: `${stepRun.id}:${kind}:${key}`.slice(0, 500),
+        })),
+      );
     // What a step that is not run in batches reports, recorded at its end.
     const usage: ReportedUsage[] = [];
     const flushBatch = async (batch: { no: number; recordIds: ReadonlySet<string> }, used: ReportedUsage[]) => {
@@ -691,7 +757,9 @@ export class RunEngine {
     switch (runner.kind) {
       case 'sql':
         output = await registered(
-          await this.writeOnce(stored, () => runSqlStep(this.deps.datasets, { runner, inputs, params, vars, ownerId: run.user_id, name, stepRunId: stepRun.id, datasetId, defer: true })),
+          await this.writeOnce(stored, () =>
+            runSqlStep(this.deps.datasets, { runner, inputs, params, vars, ownerId: run.user_id, name, stepRunId: stepRun.id, datasetId, defer: true }),
+          ),
         );
         break;
       case 'source': {
@@ -699,7 +767,19 @@ export class RunEngine {
         const recipe = runner.defer ? await runner.defer(ctx, params) : null;
         output = await registered(
           recipe
-            ? { id: datasetId, ownerId: run.user_id, name, storageKey: datasetKey(run.user_id, datasetId), columns: recipe.columns, rowCount: 0, bytes: 0, stepRunId: stepRun.id, parentIds: [], createdAt: now(), recipe }
+            ? {
+                id: datasetId,
+                ownerId: run.user_id,
+                name,
+                storageKey: datasetKey(run.user_id, datasetId),
+                columns: recipe.columns,
+                rowCount: 0,
+                bytes: 0,
+                stepRunId: stepRun.id,
+                parentIds: [],
+                createdAt: now(),
+                recipe,
+              }
             : await this.writeOnce(stored, () => runner.run(ctx, params)),
         );
         break;
@@ -719,14 +799,26 @@ export class RunEngine {
         // leaves a snapshot that cannot be written again: the next try takes it as it is.
         output = await registered(
           await this.writeOnce(stored, async () => {
-            const result = await this.batches.run({ ctx, runner, input: inputs[0], params, stepRunId: stepRun.id, workDir: files.scratchDir, flushUsage: flushBatch, afterBatch });
+            const result = await this.batches.run({
+              ctx,
+              runner,
+              input: inputs[0],
+              params,
+              stepRunId: stepRun.id,
+              workDir: files.scratchDir,
+              flushUsage: flushBatch,
+              afterBatch,
+            });
             return result.output;
           }),
         );
         failed = (await this.repo.batchesOf(stepRun.id)).reduce((sum, b) => sum + Number(b.records_failed), 0);
         // The parts are kept while some records failed: "retry failed records" redoes only those
         // and takes the other records' results from their parts.
-        if (!failed) await this.deps.storage.deletePrefix(partsPrefix(run.user_id, stepRun.id)).catch((err) => this.deps.log.warn({ err }, 'could not delete batch parts'));
+        if (!failed)
+          await this.deps.storage
+            .deletePrefix(partsPrefix(run.user_id, stepRun.id))
+            .catch((err) => this.deps.log.warn({ err }, 'could not delete batch parts'));
         break;
       }
     }
@@ -737,7 +829,11 @@ export class RunEngine {
       const pruned = await aiCache.prune().catch((err) => void this.deps.log.warn({ err }, 'could not prune the AI answer cache'));
       if (pruned) log(`Pruned ${pruned} old AI answer(s) from the cache`);
     }
-    log(output.recipe ? 'Done: deferred (its records are computed when a later step or a person reads them)' : `Done: ${output.rowCount} record(s)${failed ? `, ${failed} failed` : ''}`);
+    log(
+      output.recipe
+        ? 'Done: deferred (its records are computed when a later step or a person reads them)'
+        : `Done: ${output.rowCount} record(s)${failed ? `, ${failed} failed` : ''}`,
+    );
     return { output, failed, cacheKey, summary, counted, done: runner.kind === 'per-record' ? inputs[0].rowCount : output.rowCount };
   }
 
@@ -756,7 +852,18 @@ export class RunEngine {
       const { ownerId, datasetId, name, stepRunId, parentIds } = stored;
       const storageKey = datasetKey(ownerId, datasetId);
       const description = await this.deps.datasets.describe({ storageKey });
-      return { id: datasetId, ownerId, name, storageKey, columns: description.columns, rowCount: description.rowCount, bytes: description.bytes, stepRunId, parentIds, createdAt: now() };
+      return {
+        id: datasetId,
+        ownerId,
+        name,
+        storageKey,
+        columns: description.columns,
+        rowCount: description.rowCount,
+        bytes: description.bytes,
+        stepRunId,
+        parentIds,
+        createdAt: now(),
+      };
     }
   }
 
@@ -797,7 +904,12 @@ export class RunEngine {
     for (const v of snapshot.variables) vars[v.name] = v.value;
     const secrets = snapshot.variables.filter((v) => v.type === 'secret').map((v) => v.name);
     if (secrets.length) {
-      const rows = await this.deps.db.selectFrom('workflow_variables').select(['name', 'value']).where('workflow_id', '=', run.workflow_id).where('name', 'in', secrets).execute();
+      const rows = await this.deps.db
+        .selectFrom('workflow_variables')
+        .select(['name', 'value'])
+        .where('workflow_id', '=', run.workflow_id)
+        .where('name', 'in', secrets)
+        .execute();
       for (const row of rows) if (row.value !== null) vars[row.name] = this.deps.secrets.open(row.value);
     }
     return vars;
@@ -852,4 +964,3 @@ function downstreamOf(snapshot: RunSnapshot, stepId: string): Set<string> {
   }
   return found;
 }
-

@@ -13,9 +13,7 @@ export class RunEventBus {
   private publisher: Redis | null = null;
   private subscriber: Redis | null = null;
 
-  constructor(
-    private readonly options: { redisUrl: string | null; channel: string; log: Log },
-  ) {
+  constructor(private readonly options: { redisUrl: string | null; channel: string; log: Log }) {
     this.local.setMaxListeners(0);
   }
 

@@ -20,11 +20,21 @@ const now = () => new Date().toISOString();
 export class RunsRepository {
   constructor(private readonly db: Db) {}
 
-  async insertRun(run: Omit<WorkflowRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at' | 'error' | 'pause_reason'>, stepRuns: Omit<StepRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at'>[]): Promise<void> {
+  async insertRun(
+    run: Omit<WorkflowRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at' | 'error' | 'pause_reason'>,
+    stepRuns: Omit<StepRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at'>[],
+  ): Promise<void> {
     const at = now();
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('workflow_runs').values({ ...run, error: null, pause_reason: null, created_at: at, updated_at: at, started_at: at, ended_at: null }).execute();
-      if (stepRuns.length) await trx.insertInto('step_runs').values(stepRuns.map((s) => ({ ...s, created_at: at, updated_at: at, started_at: null, ended_at: null }))).execute();
+      await trx
+        .insertInto('workflow_runs')
+        .values({ ...run, error: null, pause_reason: null, created_at: at, updated_at: at, started_at: at, ended_at: null })
+        .execute();
+      if (stepRuns.length)
+        await trx
+          .insertInto('step_runs')
+          .values(stepRuns.map((s) => ({ ...s, created_at: at, updated_at: at, started_at: null, ended_at: null })))
+          .execute();
     });
   }
 
@@ -40,7 +50,22 @@ export class RunsRepository {
   listRuns(workflowId: string, userId: string, limit: number, offset: number) {
     return this.db
       .selectFrom('workflow_runs')
-      .select(['id', 'workflow_id', 'user_id', 'workflow_version', 'mode', 'target_step_id', 'sample_size', 'state', 'error', 'pause_reason', 'created_at', 'updated_at', 'started_at', 'ended_at'])
+      .select([
+        'id',
+        'workflow_id',
+        'user_id',
+        'workflow_version',
+        'mode',
+        'target_step_id',
+        'sample_size',
+        'state',
+        'error',
+        'pause_reason',
+        'created_at',
+        'updated_at',
+        'started_at',
+        'ended_at',
+      ])
       .where('workflow_id', '=', workflowId)
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
@@ -51,7 +76,12 @@ export class RunsRepository {
   }
 
   async countRuns(workflowId: string, userId: string): Promise<number> {
-    const row = await this.db.selectFrom('workflow_runs').select((eb) => eb.fn.countAll<number>().as('n')).where('workflow_id', '=', workflowId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('workflow_runs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workflow_id', '=', workflowId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
@@ -84,7 +114,12 @@ export class RunsRepository {
       .executeTakeFirst();
   }
 
-  async setRunState(id: string, to: RunState, from: readonly RunState[], extra: Partial<Pick<WorkflowRunRow, 'error' | 'ended_at' | 'pause_reason'>> = {}): Promise<boolean> {
+  async setRunState(
+    id: string,
+    to: RunState,
+    from: readonly RunState[],
+    extra: Partial<Pick<WorkflowRunRow, 'error' | 'ended_at' | 'pause_reason'>> = {},
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('workflow_runs')
       .set({ state: to, updated_at: now(), ...extra })
@@ -98,7 +133,21 @@ export class RunsRepository {
     id: string,
     to: RunState,
     from: readonly RunState[],
-    extra: Partial<Pick<StepRunRow, 'error' | 'started_at' | 'ended_at' | 'output_dataset_id' | 'input_dataset_ids' | 'records_total' | 'records_done' | 'records_failed' | 'attempt' | 'cache_key'>> = {},
+    extra: Partial<
+      Pick<
+        StepRunRow,
+        | 'error'
+        | 'started_at'
+        | 'ended_at'
+        | 'output_dataset_id'
+        | 'input_dataset_ids'
+        | 'records_total'
+        | 'records_done'
+        | 'records_failed'
+        | 'attempt'
+        | 'cache_key'
+      >
+    > = {},
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('step_runs')
@@ -111,7 +160,14 @@ export class RunsRepository {
 
   /** Moves every step run of a run that is in one of `from` to `to`; answers the ones moved. */
   async moveStepRuns(runId: string, to: RunState, from: readonly RunState[], extra: Partial<Pick<StepRunRow, 'ended_at' | 'error'>> = {}): Promise<string[]> {
-    const ids = (await this.db.selectFrom('step_runs').select('id').where('run_id', '=', runId).where('state', 'in', [...from]).execute()).map((r) => r.id);
+    const ids = (
+      await this.db
+        .selectFrom('step_runs')
+        .select('id')
+        .where('run_id', '=', runId)
+        .where('state', 'in', [...from])
+        .execute()
+    ).map((r) => r.id);
     if (!ids.length) return [];
     await this.db
       .updateTable('step_runs')
@@ -140,7 +196,14 @@ export class RunsRepository {
 
   /** The user's runs paused because their credits ran out, oldest first (they resume in that order). */
   runsPausedForCredits(userId: string) {
-    return this.db.selectFrom('workflow_runs').select('id').where('user_id', '=', userId).where('state', '=', 'paused').where('pause_reason', '=', 'credits').orderBy('created_at').execute();
+    return this.db
+      .selectFrom('workflow_runs')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('state', '=', 'paused')
+      .where('pause_reason', '=', 'credits')
+      .orderBy('created_at')
+      .execute();
   }
 
   countPausedForCredits(userId: string): Promise<number> {
@@ -174,7 +237,13 @@ export class RunsRepository {
    * step: the columns pickers and the workflow's info show.
    */
   async latestOutputsOf(workflowId: string, userId: string, runs = 50) {
-    const recent = this.db.selectFrom('workflow_runs').select('id').where('workflow_id', '=', workflowId).where('user_id', '=', userId).orderBy('created_at', 'desc').limit(runs);
+    const recent = this.db
+      .selectFrom('workflow_runs')
+      .select('id')
+      .where('workflow_id', '=', workflowId)
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .limit(runs);
     const rows = await this.db
       .selectFrom('step_runs as s')
       .innerJoin('datasets as d', 'd.id', 's.output_dataset_id')
@@ -185,7 +254,8 @@ export class RunsRepository {
       .orderBy('s.ended_at', 'desc')
       .execute();
     const latest = new Map<string, { datasetId: string; rowCount: number; columns: { name: string; type: string }[] }>();
-    for (const r of rows) if (!latest.has(r.stepId)) latest.set(r.stepId, { datasetId: r.datasetId, rowCount: Number(r.rowCount), columns: JSON.parse(r.columns) });
+    for (const r of rows)
+      if (!latest.has(r.stepId)) latest.set(r.stepId, { datasetId: r.datasetId, rowCount: Number(r.rowCount), columns: JSON.parse(r.columns) });
     return latest;
   }
 
@@ -224,7 +294,9 @@ export class RunsRepository {
    * Records a batch as done, once: a second worker finishing the same batch (a stalled job taken
    * over) changes nothing, since its output part has the same key and the same records.
    */
-  async finishBatch(batch: Pick<BatchRow, 'step_run_id' | 'batch_no' | 'first_record' | 'record_count' | 'records_failed' | 'output_key' | 'checkpoint'>): Promise<void> {
+  async finishBatch(
+    batch: Pick<BatchRow, 'step_run_id' | 'batch_no' | 'first_record' | 'record_count' | 'records_failed' | 'output_key' | 'checkpoint'>,
+  ): Promise<void> {
     const at = now();
     const row = { ...batch, state: 'succeeded' as const, error: null, attempt: 1, created_at: at, updated_at: at };
     await this.db
@@ -262,7 +334,23 @@ export class RunsRepository {
     const at = now();
     await this.db
       .insertInto('compute_jobs')
-      .values({ id, step_run_id: stepRunId, batch_no: null, state: 'running', worker, attempt, queued_at: at, started_at: at, ended_at: null, cpu_ms: 0, peak_rss_bytes: null, cost_micros: 0, log_lines: '[]', log_dropped: 0, error: null })
+      .values({
+        id,
+        step_run_id: stepRunId,
+        batch_no: null,
+        state: 'running',
+        worker,
+        attempt,
+        queued_at: at,
+        started_at: at,
+        ended_at: null,
+        cpu_ms: 0,
+        peak_rss_bytes: null,
+        cost_micros: 0,
+        log_lines: '[]',
+        log_dropped: 0,
+        error: null,
+      })
       .execute();
     return id;
   }
@@ -283,7 +371,12 @@ export class RunsRepository {
    */
   async abandonComputeJobs(stepRunId: string): Promise<void> {
     const lost = JSON.stringify({ key: 'server.runs.workerLost', values: {} });
-    await this.db.updateTable('compute_jobs').set({ state: 'failed', error: lost, ended_at: now() }).where('step_run_id', '=', stepRunId).where('state', '=', 'running').execute();
+    await this.db
+      .updateTable('compute_jobs')
+      .set({ state: 'failed', error: lost, ended_at: now() })
+      .where('step_run_id', '=', stepRunId)
+      .where('state', '=', 'running')
+      .execute();
   }
 
   computeJobsOf(stepRunIds: string[]): Promise<ComputeJobRow[]> {
@@ -299,7 +392,11 @@ export class RunsRepository {
    */
   async appendEvent(runId: string, stepRunId: string | null, type: string, payload: unknown): Promise<number> {
     for (let tries = 0; ; tries++) {
-      const last = await this.db.selectFrom('run_events').select((eb) => eb.fn.max('seq').as('seq')).where('run_id', '=', runId).executeTakeFirst();
+      const last = await this.db
+        .selectFrom('run_events')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .where('run_id', '=', runId)
+        .executeTakeFirst();
       const seq = Number(last?.seq ?? 0) + 1;
       try {
         await this.db

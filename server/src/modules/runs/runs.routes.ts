@@ -48,27 +48,44 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const user = currentUser(req);
       const options = { ...(req.body ?? {}), ...req.query };
-      const runId = await engine.start(user.id, req.params.workflowId, req.params.stepId, { mode: options.mode ?? 'all', sampleSize: options.sample_size ?? null });
+      const runId = await engine.start(user.id, req.params.workflowId, req.params.stepId, {
+        mode: options.mode ?? 'all',
+        sampleSize: options.sample_size ?? null,
+      });
       const run = await runs.run(user.id, runId, t(req));
       // A run nobody will take stays queued: say so now rather than let it wait in silence.
       const warnings = (await engine.hasWorkers()) === false ? [req.t('server.runs.noWorker')] : undefined;
-      return reply.code(202).send({ ...run, message: req.t(options.sample_size ? 'server.runs.previewStarted' : 'server.runs.started'), ...(warnings ? { warnings } : {}) });
+      return reply
+        .code(202)
+        .send({ ...run, message: req.t(options.sample_size ? 'server.runs.previewStarted' : 'server.runs.started'), ...(warnings ? { warnings } : {}) });
     },
   );
 
   // ---- Runs ----
 
-  app.get('/workflow-runs/', { schema: { tags: ['Runs'], summary: "A workflow's runs, newest first", querystring: RunListQuery, response: { 200: RunListOut } } }, async (req) =>
-    runs.list(currentUser(req).id, req.query.workflow_id, req.query.page, req.query.page_size, t(req)),
+  app.get(
+    '/workflow-runs/',
+    { schema: { tags: ['Runs'], summary: "A workflow's runs, newest first", querystring: RunListQuery, response: { 200: RunListOut } } },
+    async (req) => runs.list(currentUser(req).id, req.query.workflow_id, req.query.page, req.query.page_size, t(req)),
   );
 
-  app.get('/workflow-runs/:id', { schema: { tags: ['Runs'], summary: 'A run with its step runs and their progress', params: IdParams, response: { 200: WorkflowRunOut } } }, async (req) =>
-    runs.run(currentUser(req).id, req.params.id, t(req)),
+  app.get(
+    '/workflow-runs/:id',
+    { schema: { tags: ['Runs'], summary: 'A run with its step runs and their progress', params: IdParams, response: { 200: WorkflowRunOut } } },
+    async (req) => runs.run(currentUser(req).id, req.params.id, t(req)),
   );
 
   app.post(
     '/workflow-runs/:id/control',
-    { schema: { tags: ['Runs'], summary: 'Pause, resume, cancel, or retry what failed', params: IdParams, body: RunControlIn, response: { 200: WorkflowRunOut } } },
+    {
+      schema: {
+        tags: ['Runs'],
+        summary: 'Pause, resume, cancel, or retry what failed',
+        params: IdParams,
+        body: RunControlIn,
+        response: { 200: WorkflowRunOut },
+      },
+    },
     async (req) => {
       const user = currentUser(req);
       await engine.controlRun(user.id, req.params.id, req.body.action);
@@ -81,7 +98,8 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['Runs'],
-        summary: "The run's events as server-sent events (text/event-stream) until it ends: step_started, step_progress, step_succeeded, step_failed, run_succeeded…",
+        summary:
+          "The run's events as server-sent events (text/event-stream) until it ends: step_started, step_progress, step_succeeded, step_failed, run_succeeded…",
         params: IdParams,
         querystring: EventsQuery,
       },
@@ -95,7 +113,13 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const stream = runs.events(user.id, req.params.id, after, closed.signal);
       // Ownership is checked before the first byte: a missing run answers 404 as JSON.
       const first = await stream.next();
-      reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      reply.raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
       reply.hijack();
       if (!first.done) reply.raw.write(first.value);
       try {
@@ -109,7 +133,15 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/step-runs/:id/control',
-    { schema: { tags: ['Runs'], summary: 'Pause, resume, cancel, retry a failed step run, or retry only its failed records', params: IdParams, body: StepRunControlIn, response: { 200: StepRunControlOut } } },
+    {
+      schema: {
+        tags: ['Runs'],
+        summary: 'Pause, resume, cancel, retry a failed step run, or retry only its failed records',
+        params: IdParams,
+        body: StepRunControlIn,
+        response: { 200: StepRunControlOut },
+      },
+    },
     async (req) => {
       const user = currentUser(req);
       await engine.controlStepRun(user.id, req.params.id, req.body.action);
@@ -117,15 +149,24 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/step-runs/:id/progress', { schema: { tags: ['Runs'], summary: 'Records done and total, percentage, rate, ETA', params: IdParams, response: { 200: ProgressOut } } }, async (req) =>
-    runs.progress(currentUser(req).id, req.params.id),
+  app.get(
+    '/step-runs/:id/progress',
+    { schema: { tags: ['Runs'], summary: 'Records done and total, percentage, rate, ETA', params: IdParams, response: { 200: ProgressOut } } },
+    async (req) => runs.progress(currentUser(req).id, req.params.id),
   );
 
   // ---- Compute jobs ----
 
   app.post(
     '/compute-jobs/compute-jobs/details',
-    { schema: { tags: ['Compute jobs'], summary: 'The compute jobs (attempts on a worker: CPU, memory, log) of some step runs', body: ComputeDetailsIn, response: { 200: ComputeJobsOut } } },
+    {
+      schema: {
+        tags: ['Compute jobs'],
+        summary: 'The compute jobs (attempts on a worker: CPU, memory, log) of some step runs',
+        body: ComputeDetailsIn,
+        response: { 200: ComputeJobsOut },
+      },
+    },
     async (req) => ({ items: await runs.computeJobs(currentUser(req).id, req.body.step_run_ids, t(req)) }),
   );
 
@@ -134,7 +175,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['Compute jobs'],
-        summary: 'Start the step run\'s work again: a stopped (paused) one continues after its last finished batch, a failed or cancelled one is retried',
+        summary: "Start the step run's work again: a stopped (paused) one continues after its last finished batch, a failed or cancelled one is retried",
         body: ComputeStepRunIn,
         response: { 200: StepRunComputeOut },
       },
@@ -143,7 +184,11 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(req);
       const stepRun = await runs.stepRun(user.id, req.body.step_run_id, t(req));
       await engine.controlStepRun(user.id, stepRun.id, stepRun.state === 'paused' ? 'resume' : 'retry');
-      return { step_run: await runs.stepRun(user.id, stepRun.id, t(req)), items: await runs.computeJobs(user.id, [stepRun.id], t(req)), message: req.t('server.runs.computeStarted') };
+      return {
+        step_run: await runs.stepRun(user.id, stepRun.id, t(req)),
+        items: await runs.computeJobs(user.id, [stepRun.id], t(req)),
+        message: req.t('server.runs.computeStarted'),
+      };
     },
   );
 
@@ -152,7 +197,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['Compute jobs'],
-        summary: 'Stop the step run\'s work (it is paused: finished batches are kept, start continues it)',
+        summary: "Stop the step run's work (it is paused: finished batches are kept, start continues it)",
         body: ComputeStepRunIn,
         response: { 200: StepRunComputeOut },
       },
@@ -160,7 +205,11 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const user = currentUser(req);
       await engine.controlStepRun(user.id, req.body.step_run_id, 'pause');
-      return { step_run: await runs.stepRun(user.id, req.body.step_run_id, t(req)), items: await runs.computeJobs(user.id, [req.body.step_run_id], t(req)), message: req.t('server.runs.computeStopped') };
+      return {
+        step_run: await runs.stepRun(user.id, req.body.step_run_id, t(req)),
+        items: await runs.computeJobs(user.id, [req.body.step_run_id], t(req)),
+        message: req.t('server.runs.computeStopped'),
+      };
     },
   );
 

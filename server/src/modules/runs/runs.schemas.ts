@@ -16,18 +16,27 @@ export const StepRunParams = Type.Object({ stepRunId: Id });
 const executeFields = {
   mode: Type.Optional(
     StringEnum([...RUN_MODES], {
-      description: 'all: the whole workflow; up_to: this step and every step before it; from: this step and every step after it (earlier steps\' last outputs are read); only: this step on its inputs\' last outputs',
+      description:
+        "all: the whole workflow; up_to: this step and every step before it; from: this step and every step after it (earlier steps' last outputs are read); only: this step on its inputs' last outputs",
     }),
   ),
-  sample_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SAMPLE_SIZE, description: 'A quick preview: sources read only their first N records; its datasets are deleted after a day' })),
+  sample_size: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_SAMPLE_SIZE,
+      description: 'A quick preview: sources read only their first N records; its datasets are deleted after a day',
+    }),
+  ),
 };
 export const ExecuteQuery = Type.Object(executeFields, { additionalProperties: false });
 export type ExecuteQuery = Static<typeof ExecuteQuery>;
-export const ExecuteBody = Type.Union([Type.Object(executeFields, { additionalProperties: false }), Type.Null()], { description: 'The same fields as the query (the query wins); may be empty' });
+export const ExecuteBody = Type.Union([Type.Object(executeFields, { additionalProperties: false }), Type.Null()], {
+  description: 'The same fields as the query (the query wins); may be empty',
+});
 
 export const RunStateOut = StringEnum([...RUN_STATES]);
 
-export const RunErrorOut = Type.Object({ message: Type.String({ description: 'In the caller\'s language' }), key: Type.String() });
+export const RunErrorOut = Type.Object({ message: Type.String({ description: "In the caller's language" }), key: Type.String() });
 
 export const StepRunOut = Type.Object({
   id: Type.String(),
@@ -73,7 +82,7 @@ export const WorkflowRunOut = Type.Object({
   step_runs: Type.Array(StepRunOut, { description: 'In the order they run' }),
   records_done: Type.Integer(),
   records_total: Type.Union([Type.Integer(), Type.Null()]),
-  percent: Type.Number({ description: 'Share of the run\'s steps finished, 0–100' }),
+  percent: Type.Number({ description: "Share of the run's steps finished, 0–100" }),
   ...Notices,
 });
 export type WorkflowRunOut = Static<typeof WorkflowRunOut>;
@@ -100,7 +109,10 @@ export const ProgressOut = Type.Object({
 });
 export type ProgressOut = Static<typeof ProgressOut>;
 
-export const EventsQuery = Type.Object({ after: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0, description: 'Only events after this sequence number (Last-Event-ID works too)' }) }, { additionalProperties: false });
+export const EventsQuery = Type.Object(
+  { after: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0, description: 'Only events after this sequence number (Last-Event-ID works too)' }) },
+  { additionalProperties: false },
+);
 
 export const ComputeJobOut = Type.Object({
   id: Type.String(),

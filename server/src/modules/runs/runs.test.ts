@@ -64,11 +64,33 @@ describe('runs', () => {
     const db = t.app.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     await db
       .insertInto('workflow_runs')
-      .values({ id: runId, workflow_id: workflowId, user_id: ownerId, workflow_version: 1, snapshot: '{"steps":[],"variables":[],"external":{}}', mode: 'only', target_step_id: source.id, sample_size: null, state: 'succeeded', created_at: now, updated_at: now })
+      .values({
+        id: runId,
+        workflow_id: workflowId,
+        user_id: ownerId,
+        workflow_version: 1,
+        snapshot: '{"steps":[],"variables":[],"external":{}}',
+        mode: 'only',
+        target_step_id: source.id,
+        sample_size: null,
+        state: 'succeeded',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await db
       .insertInto('step_runs')
-      .values({ id: stepRunId, run_id: runId, step_id: source.id, step_type: 'import_csv', params_hash: 'p', cache_key: 'k', input_dataset_ids: '[]', created_at: now, updated_at: now })
+      .values({
+        id: stepRunId,
+        run_id: runId,
+        step_id: source.id,
+        step_type: 'import_csv',
+        params_hash: 'p',
+        cache_key: 'k',
+        input_dataset_ids: '[]',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     orders = await t.app.datasets.write({
       ownerId,
@@ -133,7 +155,7 @@ describe('runs', () => {
     expect(again.step_runs[0].output_dataset_id).toBe(first.step_runs[0].output_dataset_id);
   });
 
-  it('streams the run\'s events as server-sent events, in order, and ends with the run', async () => {
+  it("streams the run's events as server-sent events, in order, and ends with the run", async () => {
     const run = await finished((await execute(group.id, 'mode=from')).id);
     const res = await api(owner, 'GET', `/workflow-runs/${run.id}/events`);
     expect(res.statusCode).toBe(200);
@@ -148,7 +170,7 @@ describe('runs', () => {
     expect(later.body).toContain('id: 3\n');
   });
 
-  it('keeps the event stream open until the run\'s end event is written, even when the run\'s state says it ended first', async () => {
+  it("keeps the event stream open until the run's end event is written, even when the run's state says it ended first", async () => {
     await t.app.jobs.pause();
     const started = await execute(filter.id, 'mode=only');
     const db = t.app.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
@@ -263,7 +285,7 @@ describe('runs', () => {
     expect((await api(owner, 'GET', `/workflow-runs/?workflow_id=${workflowId}`)).json().total).toBeGreaterThan(5);
   });
 
-  it('runs an export step at the end of a run and saves its CSV among the owner\'s files', async () => {
+  it("runs an export step at the end of a run and saves its CSV among the owner's files", async () => {
     const exporter = await wf.addStep(workflowId, 'export_csv', { inputs: [sort.id], param_inputs: { file_name: 'totals.csv' } });
     const run = await finished((await execute(group.id, 'mode=from')).id);
     expect(run.state).toBe('succeeded');
@@ -278,17 +300,26 @@ describe('runs', () => {
   it('runs a code step over several batches and keeps every record once, in input order', async () => {
     const lines = Array.from({ length: 1234 }, (_, i) => `${i},${i % 7}`).join('\n');
     const upload = `--b\r\nContent-Disposition: form-data; name="files"; filename="numbers.csv"\r\nContent-Type: text/csv\r\n\r\nn,k\n${lines}\n\r\n--b--\r\n`;
-    const uploaded = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...owner.auth, 'content-type': 'multipart/form-data; boundary=b' }, payload: upload });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files/',
+      headers: { ...owner.auth, 'content-type': 'multipart/form-data; boundary=b' },
+      payload: upload,
+    });
     const numbers = (await wf.createWorkflow('Numbers')).id;
     const load = await wf.addStep(numbers, 'import_csv', { param_inputs: { file: uploaded.json().items[0].id } });
-    const code = await wf.addStep(numbers, 'code', { inputs: [load.id], param_inputs: { code: 'return record.k === 3 ? null : { n: record.n, square: record.n * record.n };' } });
+    const code = await wf.addStep(numbers, 'code', {
+      inputs: [load.id],
+      param_inputs: { code: 'return record.k === 3 ? null : { n: record.n, square: record.n * record.n };' },
+    });
     const res = await api(owner, 'POST', `/workflow-execution/${numbers}/steps/${code.id}/execute?mode=all`, {});
     const run = await finished(res.json().id);
     expect(run.state).toBe('succeeded');
     const kept = Array.from({ length: 1234 }, (_, i) => i).filter((i) => i % 7 !== 3);
     const output = run.step_runs[1].output_dataset_id;
     const pages = [];
-    for (let page = 1; page <= Math.ceil(kept.length / 100); page++) pages.push(...(await api(owner, 'GET', `/datasets/${output}/records?page=${page}&page_size=100`)).json().items);
+    for (let page = 1; page <= Math.ceil(kept.length / 100); page++)
+      pages.push(...(await api(owner, 'GET', `/datasets/${output}/records?page=${page}&page_size=100`)).json().items);
     expect(pages.map((r: { n: number; square: number }) => [r.n, r.square])).toEqual(kept.map((i) => [i, i * i]));
   });
 });
@@ -301,7 +332,12 @@ describe('runs without a worker', () => {
       const wf = workflowClient(t.app, owner.auth);
       const workflowId = (await wf.createWorkflow('Waiting')).id;
       const table = await wf.addStep(workflowId, 'table_input', { param_inputs: { columns: [{ name: 'n', type: 'integer' }], rows: [[1]] } });
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/workflow-execution/${workflowId}/steps/${table.id}/execute?mode=all`, headers: owner.auth, payload: {} });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/workflow-execution/${workflowId}/steps/${table.id}/execute?mode=all`,
+        headers: owner.auth,
+        payload: {},
+      });
       expect(res.statusCode).toBe(202);
       expect(res.json().warnings).toEqual([expect.stringContaining('npm run worker')]);
       expect(res.json().step_runs.map((s: { state: string }) => s.state)).toEqual(['queued']);

@@ -15,7 +15,13 @@ export interface ColumnsStep {
  * cannot tell (a source, before reading its file) or the params do not fit, the step's last output
  * says. `null`: unknown until the step runs.
  */
-export async function stepColumns(db: Db, userId: string, workflowId: string, steps: readonly ColumnsStep[], vars: Vars = {}): Promise<Map<string, Column[] | null>> {
+export async function stepColumns(
+  db: Db,
+  userId: string,
+  workflowId: string,
+  steps: readonly ColumnsStep[],
+  vars: Vars = {},
+): Promise<Map<string, Column[] | null>> {
   const last = await new RunsRepository(db).latestOutputsOf(workflowId, userId);
   const byId = new Map(steps.map((s) => [s.id, s]));
   const known = new Map<string, Column[] | null>();

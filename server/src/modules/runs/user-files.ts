@@ -96,6 +96,8 @@ export class StepUserFiles implements UserFiles {
   }
 
   async dispose(): Promise<void> {
-    await fs.promises.rm(this.scratchDir, { recursive: true, force: true }).catch((err) => this.deps.log.warn({ err, dir: this.scratchDir }, 'could not remove a step scratch folder'));
+    await fs.promises
+      .rm(this.scratchDir, { recursive: true, force: true })
+      .catch((err) => this.deps.log.warn({ err, dir: this.scratchDir }, 'could not remove a step scratch folder'));
   }
 }

@@ -47,7 +47,13 @@ const stepConnectionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Delete several steps, reconnecting what read from them where possible',
         params: Params,
-        querystring: Type.Object({ step_ids: Type.Array(Type.String({ minLength: 1, maxLength: 20_000 }), { minItems: 1, maxItems: 500, description: 'Repeat the parameter or separate ids with commas' }) }),
+        querystring: Type.Object({
+          step_ids: Type.Array(Type.String({ minLength: 1, maxLength: 20_000 }), {
+            minItems: 1,
+            maxItems: 500,
+            description: 'Repeat the parameter or separate ids with commas',
+          }),
+        }),
         response: {
           200: Type.Object({
             deleted: Type.Array(Type.String()),

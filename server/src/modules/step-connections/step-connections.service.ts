@@ -120,4 +120,3 @@ export class StepConnectionsService {
     return { ...result, workflowVersion: workflow.version };
   }
 }
-

@@ -88,7 +88,7 @@ describe('step infos: search with a configured embedding model', () => {
       expect(standIn.received).toHaveLength(1);
     });
 
-    it('ranks by the model\'s vectors, embedding the query with the same model (and remembering it)', async () => {
+    it("ranks by the model's vectors, embedding the query with the same model (and remembering it)", async () => {
       standIn.received.length = 0;
       const res = await t.app.inject({ url: `${BASE}/?q=${encodeURIComponent('parquet')}`, headers: auth });
       // import_folder reads Parquet files too (read: records), so its texts name the format.

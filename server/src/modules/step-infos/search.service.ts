@@ -140,7 +140,11 @@ function documentText(info: EffectiveInfo): string {
     `Settings: ${info.type.params.map((p) => p.label).join(', ')}`,
     cn.name === en.name ? '' : cn.name,
     cn.description === en.description ? '' : cn.description,
-    zh?.params ? Object.values(zh.params).map((p) => p.label).join('，') : '',
+    zh?.params
+      ? Object.values(zh.params)
+          .map((p) => p.label)
+          .join('，')
+      : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -77,7 +77,7 @@ describe('step infos: search by meaning', () => {
     expect(tagged.items.every((i) => ['import_csv', 'import_file', 'import_folder', 'export_csv', 'export_parquet', 'export_file'].includes(i.id))).toBe(true);
   });
 
-  it('an admin\'s new description is embedded again and found', async () => {
+  it("an admin's new description is embedded again and found", async () => {
     const admin = (await signedInUser(t.app, { email: 'curator@example.com' })).auth;
     const patched = await t.app.inject({
       method: 'PATCH',

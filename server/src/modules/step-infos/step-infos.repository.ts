@@ -62,11 +62,7 @@ export class StepInfosRepository {
   }
 
   async embeddings(model: string): Promise<StoredEmbedding[]> {
-    const rows = await this.db
-      .selectFrom('step_info_embeddings')
-      .select(['step_type_id', 'text_hash', 'vector'])
-      .where('model', '=', model)
-      .execute();
+    const rows = await this.db.selectFrom('step_info_embeddings').select(['step_type_id', 'text_hash', 'vector']).where('model', '=', model).execute();
     return rows.map((row) => ({ step_type_id: row.step_type_id, text_hash: row.text_hash, vector: JSON.parse(row.vector) as number[] }));
   }
 

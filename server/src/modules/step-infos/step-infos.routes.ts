@@ -39,10 +39,8 @@ const stepInfosRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => stepInfos.list(req.query, req.language),
   );
 
-  app.get(
-    '/categories',
-    { schema: { tags, summary: 'Categories with how many infos each holds', response: { 200: CategoriesOut } } },
-    async (req) => stepInfos.categories(req.language),
+  app.get('/categories', { schema: { tags, summary: 'Categories with how many infos each holds', response: { 200: CategoriesOut } } }, async (req) =>
+    stepInfos.categories(req.language),
   );
 
   app.get(
@@ -51,10 +49,8 @@ const stepInfosRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => stepInfos.category(req.params.id, req.language),
   );
 
-  app.get(
-    '/categorized',
-    { schema: { tags, summary: 'Every category with its infos', response: { 200: CategorizedOut } } },
-    async (req) => stepInfos.categorized(req.language),
+  app.get('/categorized', { schema: { tags, summary: 'Every category with its infos', response: { 200: CategorizedOut } } }, async (req) =>
+    stepInfos.categorized(req.language),
   );
 
   app.post(

@@ -30,7 +30,9 @@ const TagList = Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxIt
 export const StepInfoListQuery = Type.Object(
   {
     category: Type.Optional(StepCategory),
-    tag: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { description: 'Repeat or comma-separate; an info matches when it has any of them', maxItems: 20 })),
+    tag: Type.Optional(
+      Type.Array(Type.String({ maxLength: 200 }), { description: 'Repeat or comma-separate; an info matches when it has any of them', maxItems: 20 }),
+    ),
     q: Type.Optional(Type.String({ maxLength: 500, description: 'Plain-language search, ranked by meaning' })),
     ...PageQuery.properties,
   },
@@ -83,7 +85,7 @@ export const ByTagPatchIn = Type.Object(
     category: Type.Optional(StepCategory),
     tags: Type.Optional(Nullable(TagList)),
     locale: Type.Optional(
-      Type.Unsafe<StepInfoLocale>({ ...StepInfoLocale, description: 'Language of name and description; defaults to the request\'s language' }),
+      Type.Unsafe<StepInfoLocale>({ ...StepInfoLocale, description: "Language of name and description; defaults to the request's language" }),
     ),
   },
   { additionalProperties: false, minProperties: 1 },

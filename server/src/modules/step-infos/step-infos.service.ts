@@ -42,7 +42,10 @@ export class StepInfosService {
   // ---- reading ----
 
   async list(query: StepInfoListQuery, language: Language): Promise<StepInfoPage> {
-    const tags = (query.tag ?? []).flatMap((t) => t.split(',')).map((t) => t.trim().toLowerCase()).filter(Boolean);
+    const tags = (query.tag ?? [])
+      .flatMap((t) => t.split(','))
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean);
     let infos = (await effectiveInfos(this.repo)).filter(
       (info) => (!query.category || info.category === query.category) && (!tags.length || info.tags.some((t) => tags.includes(t.toLowerCase()))),
     );

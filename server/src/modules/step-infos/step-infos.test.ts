@@ -79,7 +79,14 @@ describe('step infos', () => {
 
   it('filters by category and by tags (repeated or comma-separated: any of them)', async () => {
     const sources = (await get('/?category=source')).json();
-    expect(sources.items.map((i: { id: string }) => i.id)).toEqual(['import_csv', 'import_file', 'import_folder', 'import_dataset', 'table_input', 'import_http_json']);
+    expect(sources.items.map((i: { id: string }) => i.id)).toEqual([
+      'import_csv',
+      'import_file',
+      'import_folder',
+      'import_dataset',
+      'table_input',
+      'import_http_json',
+    ]);
     expect(sources.total).toBe(6);
 
     const ids = async (query: string) => (await get(`/?${query}`)).json().items.map((i: { id: string }) => i.id);
@@ -181,7 +188,15 @@ describe('step infos', () => {
       const body = res.json();
       expect(body.message).toBe('Updated 7 steps.');
       expect(body.total).toBe(7);
-      expect(body.items.map((i: { id: string }) => i.id)).toEqual(['code', 'ai_prompt', 'ai_classify', 'ai_extract', 'ai_summarize', 'ai_embed', 'http_request']);
+      expect(body.items.map((i: { id: string }) => i.id)).toEqual([
+        'code',
+        'ai_prompt',
+        'ai_classify',
+        'ai_extract',
+        'ai_summarize',
+        'ai_embed',
+        'http_request',
+      ]);
       for (const item of body.items) expect(item).toMatchObject({ description: 'Runs once for every record.', tags: ['per-record', 'slow'], customized: true });
 
       expect((await get('/ai_prompt')).json()).toMatchObject({ name: 'AI prompt', description: 'Runs once for every record.', tags: ['per-record', 'slow'] });
@@ -190,7 +205,11 @@ describe('step infos', () => {
 
       // An English text does not replace the built-in Chinese one…
       const zh = { ...auth, 'accept-language': 'zh-CN' };
-      expect((await get('/ai_prompt', zh)).json()).toMatchObject({ name: 'AI 提示', description: expect.stringContaining('大语言模型'), tags: ['per-record', 'slow'] });
+      expect((await get('/ai_prompt', zh)).json()).toMatchObject({
+        name: 'AI 提示',
+        description: expect.stringContaining('大语言模型'),
+        tags: ['per-record', 'slow'],
+      });
 
       // …a Chinese one does (the admin works in Chinese, or says locale: cn).
       const cn = await patchTag('slow', { name: '逐条处理' }, { ...admin, 'accept-language': 'zh-CN' });

@@ -65,7 +65,8 @@ export async function checkOwnedParams(db: Db, userId: string, type: StepTypeDes
   const problems: Problem[] = [];
   for (const spec of type.params) {
     const value = values[spec.name];
-    if ((spec.type !== 'file' && spec.type !== 'folder' && spec.type !== 'dataset') || typeof value !== 'string' || !value.trim() || isReference(value)) continue;
+    if ((spec.type !== 'file' && spec.type !== 'folder' && spec.type !== 'dataset') || typeof value !== 'string' || !value.trim() || isReference(value))
+      continue;
     const problem = spec.type === 'file' ? await fileProblem(spec, value) : spec.type === 'folder' ? await folderProblem(value) : await datasetProblem(value);
     if (problem) problems.push({ ...problem, loc: ['body', 'param_inputs', spec.name] });
   }

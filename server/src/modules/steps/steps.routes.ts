@@ -35,19 +35,39 @@ const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     steps.list(currentUser(req).id, req.query.workflow_id),
   );
 
-  app.post('/', { schema: { tags, summary: 'Add a step of a catalogue type', body: StepCreateIn, response: { 201: StepWithVersionOut } } }, async (req, reply) => {
-    const { workflow_id, ...input } = req.body;
-    return answer(reply, await steps.create({ workflowId: workflow_id, userId: currentUser(req).id, expectedVersion: versionOf(req) }, input, req.language), 201);
-  });
+  app.post(
+    '/',
+    { schema: { tags, summary: 'Add a step of a catalogue type', body: StepCreateIn, response: { 201: StepWithVersionOut } } },
+    async (req, reply) => {
+      const { workflow_id, ...input } = req.body;
+      return answer(
+        reply,
+        await steps.create({ workflowId: workflow_id, userId: currentUser(req).id, expectedVersion: versionOf(req) }, input, req.language),
+        201,
+      );
+    },
+  );
 
   app.post(
     '/from-template',
-    { schema: { tags, summary: "Add a step from a step info with its defaults (optionally after a step, connected)", querystring: FromTemplateQuery, response: { 201: StepWithVersionOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'Add a step from a step info with its defaults (optionally after a step, connected)',
+        querystring: FromTemplateQuery,
+        response: { 201: StepWithVersionOut },
+      },
+    },
     async (req, reply) => {
       const q = req.query;
       const result = await steps.create(
         { workflowId: q.workflow_id, userId: currentUser(req).id, expectedVersion: versionOf(req) },
-        { step_type: q.step_info_id, name: q.name, after_step_id: q.after_step_id, position: q.x !== undefined && q.y !== undefined ? { x: q.x, y: q.y } : undefined },
+        {
+          step_type: q.step_info_id,
+          name: q.name,
+          after_step_id: q.after_step_id,
+          position: q.x !== undefined && q.y !== undefined ? { x: q.x, y: q.y } : undefined,
+        },
         req.language,
       );
       return answer(reply, result, 201);
@@ -58,13 +78,23 @@ const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     answer(reply, await steps.get(currentUser(req).id, req.params.id)),
   );
 
-  app.put('/:id', { schema: { tags, summary: 'Change a step: name, params, inputs, position', params: IdParams, body: StepUpdateIn, response: { 200: StepWithVersionOut } } }, async (req, reply) =>
-    answer(reply, await steps.update(currentUser(req).id, req.params.id, versionOf(req), req.body)),
+  app.put(
+    '/:id',
+    { schema: { tags, summary: 'Change a step: name, params, inputs, position', params: IdParams, body: StepUpdateIn, response: { 200: StepWithVersionOut } } },
+    async (req, reply) => answer(reply, await steps.update(currentUser(req).id, req.params.id, versionOf(req), req.body)),
   );
 
   app.patch(
     '/:id/param-inputs',
-    { schema: { tags, summary: 'Replace all param values (validated against the step type)', params: IdParams, body: ParamInputsIn, response: { 200: StepWithVersionOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'Replace all param values (validated against the step type)',
+        params: IdParams,
+        body: ParamInputsIn,
+        response: { 200: StepWithVersionOut },
+      },
+    },
     async (req, reply) => answer(reply, await steps.replaceParams(currentUser(req).id, req.params.id, versionOf(req), req.body.param_inputs)),
   );
 

@@ -59,24 +59,28 @@ export class StepsService {
     checkParams(type, params, 'merge');
     const typeName = (language === 'zh-CN' ? type.i18n?.['zh-CN']?.name : undefined) ?? type.name;
     await checkOwnedParams(this.db, ctx.userId, type, params);
-    const { workflow, result } = await this.editor.edit(ctx, (step: StepState) => ({ key: 'server.history.msg.stepAdded', values: { name: step.name } }), (draft) => {
-      const after = input.after_step_id ? findStep(draft, input.after_step_id) : undefined;
-      const step: StepState = {
-        id: randomUUID(),
-        step_type: type.id,
-        name: input.name?.trim() ?? uniqueStepName(draft, typeName),
-        param_inputs: params,
-        inputs: input.inputs ?? (after && type.inputs.max !== 0 ? [after.id] : []),
-        position: input.position ?? nextPosition(draft, after),
-      };
-      // Added after a step in the middle of a chain: it goes between that step and what read from
-      // it (each reader now reads the new step), rather than a parallel branch beside the chain.
-      if (after && !input.inputs && step.inputs.length) {
-        for (const reader of draft.steps) reader.inputs = reader.inputs.map((id) => (id === after.id ? step.id : id));
-      }
-      draft.steps.push(step);
-      return step;
-    });
+    const { workflow, result } = await this.editor.edit(
+      ctx,
+      (step: StepState) => ({ key: 'server.history.msg.stepAdded', values: { name: step.name } }),
+      (draft) => {
+        const after = input.after_step_id ? findStep(draft, input.after_step_id) : undefined;
+        const step: StepState = {
+          id: randomUUID(),
+          step_type: type.id,
+          name: input.name?.trim() ?? uniqueStepName(draft, typeName),
+          param_inputs: params,
+          inputs: input.inputs ?? (after && type.inputs.max !== 0 ? [after.id] : []),
+          position: input.position ?? nextPosition(draft, after),
+        };
+        // Added after a step in the middle of a chain: it goes between that step and what read from
+        // it (each reader now reads the new step), rather than a parallel branch beside the chain.
+        if (after && !input.inputs && step.inputs.length) {
+          for (const reader of draft.steps) reader.inputs = reader.inputs.map((id) => (id === after.id ? step.id : id));
+        }
+        draft.steps.push(step);
+        return step;
+      },
+    );
     return { step: toStepOut(workflow.id, result), workflowVersion: workflow.version };
   }
 

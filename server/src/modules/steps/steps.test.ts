@@ -32,7 +32,12 @@ describe('steps', () => {
     expect(first.json()).toMatchObject({ name: '排序' });
     const second = await t.app.inject({ method: 'POST', url: `/api/v1/workflow-steps/from-template?workflow_id=${wf.id}&step_info_id=sort`, headers });
     expect(second.json()).toMatchObject({ name: '排序 2' });
-    const english = await t.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: user.auth, payload: { workflow_id: wf.id, step_type: 'sort' } });
+    const english = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workflow-steps',
+      headers: user.auth,
+      payload: { workflow_id: wf.id, step_type: 'sort' },
+    });
     expect(english.json()).toMatchObject({ name: 'Sort rows' });
   });
 
@@ -90,8 +95,8 @@ describe('steps', () => {
     const step = await api.addStep(wf.id, 'filter', { param_inputs: { condition: "country = 'NL'" } });
     const broken = { param_inputs: { condition: "country = = 'NL' ((" } };
     for (const [headers, msg] of [
-      [{}, "Unexpected “=” at position 11"],
-      [{ 'accept-language': 'zh-CN,zh;q=0.9' }, "第 11 个字符处出现意外的 “=”"],
+      [{}, 'Unexpected “=” at position 11'],
+      [{ 'accept-language': 'zh-CN,zh;q=0.9' }, '第 11 个字符处出现意外的 “=”'],
     ] as const) {
       for (const url of [`/workflow-steps/${step.id}/param-inputs`, `/workflow-steps/${step.id}/param-inputs/partial`]) {
         const res = await api.call('PATCH', url, broken, headers);
@@ -99,9 +104,13 @@ describe('steps', () => {
       }
     }
     const injected = await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { condition: '1); DROP TABLE x; --' } });
-    expect(injected.body.errors).toEqual([{ msg: "Unexpected “)” at position 2", loc: ['body', 'param_inputs', 'condition'] }]);
-    const formula = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'add_column', param_inputs: { new_column: 'x', expression: 'foo(price)' } });
-    expect(formula.body.errors).toEqual([{ msg: "Unknown function “foo” at position 1", loc: ['body', 'param_inputs', 'expression'] }]);
+    expect(injected.body.errors).toEqual([{ msg: 'Unexpected “)” at position 2', loc: ['body', 'param_inputs', 'condition'] }]);
+    const formula = await api.call('POST', '/workflow-steps', {
+      workflow_id: wf.id,
+      step_type: 'add_column',
+      param_inputs: { new_column: 'x', expression: 'foo(price)' },
+    });
+    expect(formula.body.errors).toEqual([{ msg: 'Unknown function “foo” at position 1', loc: ['body', 'param_inputs', 'expression'] }]);
     // Nothing was saved: the step keeps its last good condition.
     expect((await api.ok('GET', `/workflow-steps/${step.id}`)).param_inputs.condition).toBe("country = 'NL'");
   });
@@ -162,7 +171,12 @@ describe('file params', () => {
   async function upload(auth: { authorization: string }, name: string): Promise<string> {
     const boundary = 'stepwise-test-boundary';
     const payload = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\nid,city\n1,Paris\n\r\n--${boundary}--\r\n`;
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files/',
+      headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
     expect(res.statusCode).toBe(201);
     return res.json().items[0].id;
   }

@@ -14,11 +14,14 @@ describe('credit ledger under concurrent writers', () => {
   });
   afterAll(async () => t?.close());
 
-  const rowsOf = (userId: string) => t.app.db.selectFrom('credit_ledger').select(['kind', 'credits_micro', 'idempotency_key']).where('user_id', '=', userId).execute();
+  const rowsOf = (userId: string) =>
+    t.app.db.selectFrom('credit_ledger').select(['kind', 'credits_micro', 'idempotency_key']).where('user_id', '=', userId).execute();
 
   it('counts every one of many debits appended at once', async () => {
     const { user } = await signedInUser(t.app);
-    const debits = Array.from({ length: 60 }, (_, i) => t.app.credits.append([{ userId: user.id, kind: 'usage', creditsMicro: -toMicro(0.25), idempotencyKey: `test:${user.id}:${i}` }]));
+    const debits = Array.from({ length: 60 }, (_, i) =>
+      t.app.credits.append([{ userId: user.id, kind: 'usage', creditsMicro: -toMicro(0.25), idempotencyKey: `test:${user.id}:${i}` }]),
+    );
     const added = await Promise.all(debits);
     expect(added.every((a) => a.length === 1)).toBe(true);
     const rows = await rowsOf(user.id);
@@ -39,7 +42,15 @@ describe('credit ledger under concurrent writers', () => {
   it('charges a batch redone by two workers at once (a crash redo, a job taken over) once', async () => {
     const { user } = await signedInUser(t.app);
     const charges = new UsageCharges(t.app.db, t.config.billing);
-    const step: ChargedStep = { userId: user.id, workflowId: 'wf', stepId: 'st', stepType: 'code', stepName: 'Clean', runId: 'run', stepRunId: `sr-${user.id}` };
+    const step: ChargedStep = {
+      userId: user.id,
+      workflowId: 'wf',
+      stepId: 'st',
+      stepType: 'code',
+      stepName: 'Clean',
+      runId: 'run',
+      stepRunId: `sr-${user.id}`,
+    };
     const used = [
       { kind: 'ai_tokens_in', quantity: 300, key: 'r1' },
       { kind: 'ai_tokens_out', quantity: 200, key: 'r1' },
@@ -47,7 +58,11 @@ describe('credit ledger under concurrent writers', () => {
     // Batches 0..9 of one step run, each charged by two writers concurrently.
     const ids = new Set(['r1', 'r2', 'r3', 'r4']);
     await Promise.all(Array.from({ length: 20 }, (_, i) => charges.chargeBatch(step, i % 10, ids, used)));
-    const rows = await t.app.db.selectFrom('credit_ledger').select(['unit', 'quantity', 'credits_micro', 'unit_price_micro']).where('step_run_id', '=', step.stepRunId).execute();
+    const rows = await t.app.db
+      .selectFrom('credit_ledger')
+      .select(['unit', 'quantity', 'credits_micro', 'unit_price_micro'])
+      .where('step_run_id', '=', step.stepRunId)
+      .execute();
     expect(rows.filter((r) => r.unit === 'record')).toHaveLength(10);
     expect(rows.filter((r) => r.unit === 'token')).toHaveLength(10);
     // 4 records × 0.5 + 500 tokens × 2/1000 = 3 credits per batch.

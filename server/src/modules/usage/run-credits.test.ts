@@ -18,7 +18,8 @@ describe('a run that runs out of credits', () => {
 
   it('pauses at a batch boundary, then resumes after a top-up and finishes with every record once', async () => {
     const owner = await signedInUser(t.app);
-    const api = (method: string, url: string, payload?: object) => t.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: owner.auth, payload });
+    const api = (method: string, url: string, payload?: object) =>
+      t.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: owner.auth, payload });
     const wf = workflowClient(t.app, owner.auth);
     const runOf = async (id: string) => (await api('GET', `/workflow-runs/${id}`)).json();
     const until = async (id: string, states: string[]) => {
@@ -33,7 +34,12 @@ describe('a run that runs out of credits', () => {
     const RECORDS = 1234;
     const lines = Array.from({ length: RECORDS }, (_, i) => `${i}`).join('\n');
     const upload = `--b\r\nContent-Disposition: form-data; name="files"; filename="numbers.csv"\r\nContent-Type: text/csv\r\n\r\nn\n${lines}\n\r\n--b--\r\n`;
-    const uploaded = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...owner.auth, 'content-type': 'multipart/form-data; boundary=b' }, payload: upload });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files/',
+      headers: { ...owner.auth, 'content-type': 'multipart/form-data; boundary=b' },
+      payload: upload,
+    });
     const workflowId = (await wf.createWorkflow('Numbers')).id as string;
     const load = await wf.addStep(workflowId, 'import_csv', { param_inputs: { file: uploaded.json().items[0].id } });
     const code = await wf.addStep(workflowId, 'code', { inputs: [load.id], param_inputs: { code: 'return { n: record.n, double: record.n * 2 };' } });
@@ -51,7 +57,10 @@ describe('a run that runs out of credits', () => {
     const stepRun = paused.step_runs.find((s: { step_id: string }) => s.step_id === code.id);
     await until(runId, ['paused']);
     // Paused after its first batch, which stays done; nothing after it was stored or charged.
-    const batches = async () => (await t.app.db.selectFrom('step_run_batches').select(['batch_no', 'state']).where('step_run_id', '=', stepRun.id).execute()).filter((b) => b.state === 'succeeded').map((b) => Number(b.batch_no));
+    const batches = async () =>
+      (await t.app.db.selectFrom('step_run_batches').select(['batch_no', 'state']).where('step_run_id', '=', stepRun.id).execute())
+        .filter((b) => b.state === 'succeeded')
+        .map((b) => Number(b.batch_no));
     expect(await batches()).toEqual([0]);
     expect((await api('GET', '/balance/')).json()).toEqual({ balance: -1, billing_enabled: true, paused_runs: 1 });
     const events = await t.app.db.selectFrom('run_events').select(['type', 'payload']).where('run_id', '=', runId).execute();
@@ -72,15 +81,28 @@ describe('a run that runs out of credits', () => {
 
     const output = done.step_runs.find((s: { step_id: string }) => s.step_id === code.id).output_dataset_id;
     const rows: { n: number; double: number }[] = [];
-    for (let page = 1; page <= Math.ceil(RECORDS / 200); page++) rows.push(...(await api('GET', `/datasets/${output}/records?page=${page}&page_size=200`)).json().items);
+    for (let page = 1; page <= Math.ceil(RECORDS / 200); page++)
+      rows.push(...(await api('GET', `/datasets/${output}/records?page=${page}&page_size=200`)).json().items);
     expect(rows.map((r) => r.n)).toEqual(Array.from({ length: RECORDS }, (_, i) => i));
 
     // Each batch charged once: 500 + 500 + 234 records.
-    const charged = await t.app.db.selectFrom('credit_ledger').select(['quantity', 'credits_micro', 'idempotency_key']).where('step_run_id', '=', stepRun.id).orderBy('idempotency_key').execute();
+    const charged = await t.app.db
+      .selectFrom('credit_ledger')
+      .select(['quantity', 'credits_micro', 'idempotency_key'])
+      .where('step_run_id', '=', stepRun.id)
+      .orderBy('idempotency_key')
+      .execute();
     expect(charged.map((c) => Number(c.quantity))).toEqual([500, 500, 234]);
     expect((await api('GET', '/balance/')).json()).toEqual({ balance: 4 - 12.34 + 20, billing_enabled: true, paused_runs: 0 });
     const records = (await api('GET', `/usage-records/?workflow_id=${workflowId}`)).json();
     expect(records.total).toBe(3);
-    expect(records.items[0]).toMatchObject({ unit: 'record', unit_price: 0.01, workflow_name: 'Numbers', step_type: 'code', run_id: runId, step_run_id: stepRun.id });
+    expect(records.items[0]).toMatchObject({
+      unit: 'record',
+      unit_price: 0.01,
+      workflow_name: 'Numbers',
+      step_type: 'code',
+      run_id: runId,
+      step_run_id: stepRun.id,
+    });
   });
 });

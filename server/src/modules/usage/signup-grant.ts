@@ -10,6 +10,12 @@ import { Ledger, toMicro } from './ledger';
 export async function grantSignupCredits(db: Db, billing: BillingConfig, userId: string, language: Language): Promise<void> {
   if (!billing.enabled || billing.signupCredits <= 0) return;
   await new Ledger(db).append([
-    { userId, kind: 'grant', creditsMicro: toMicro(billing.signupCredits), idempotencyKey: `signup:${userId}`, description: translate(language, 'server.usage.signupGrant') },
+    {
+      userId,
+      kind: 'grant',
+      creditsMicro: toMicro(billing.signupCredits),
+      idempotencyKey: `signup:${userId}`,
+      description: translate(language, 'server.usage.signupGrant'),
+    },
   ]);
 }

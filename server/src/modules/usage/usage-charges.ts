@@ -95,7 +95,14 @@ export class UsageCharges {
    * so a retried save cannot charge twice. Not a step, so no step or run ids; the workflow when the
    * conversation is bound to one.
    */
-  async chargeAgentCall(call: { userId: string; messageId: string; agent: string; workflowId: string | null; stepId: string | null; tokens: number }): Promise<void> {
+  async chargeAgentCall(call: {
+    userId: string;
+    messageId: string;
+    agent: string;
+    workflowId: string | null;
+    stepId: string | null;
+    tokens: number;
+  }): Promise<void> {
     if (!this.enabled || call.tokens <= 0) return;
     await this.append([
       {

@@ -29,18 +29,36 @@ const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/usage-records/',
-    { schema: { tags, summary: 'What credits were spent on, newest first: one record per step run batch and unit, filtered by dates and workflow', querystring: UsageRecordsQuery, response: { 200: UsageRecordsOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'What credits were spent on, newest first: one record per step run batch and unit, filtered by dates and workflow',
+        querystring: UsageRecordsQuery,
+        response: { 200: UsageRecordsOut },
+      },
+    },
     async (req) => usage.usageRecords(currentUser(req).id, req.query),
   );
 
   app.get(
     '/balance/usage-summary',
-    { schema: { tags, summary: 'Credits spent per day, week or month, by workflow or step type (every period in the range, empty ones as 0)', querystring: UsageSummaryQuery, response: { 200: UsageSummaryOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'Credits spent per day, week or month, by workflow or step type (every period in the range, empty ones as 0)',
+        querystring: UsageSummaryQuery,
+        response: { 200: UsageSummaryOut },
+      },
+    },
     async (req) => usage.summary(currentUser(req).id, req.query, req.language),
   );
 
-  app.get('/balance/entries', { schema: { tags, summary: 'The credit ledger: grants, purchases, usage, refunds, adjustments', querystring: EntriesQuery, response: { 200: EntriesOut } } }, async (req) =>
-    usage.entries(currentUser(req).id, req.query),
+  app.get(
+    '/balance/entries',
+    {
+      schema: { tags, summary: 'The credit ledger: grants, purchases, usage, refunds, adjustments', querystring: EntriesQuery, response: { 200: EntriesOut } },
+    },
+    async (req) => usage.entries(currentUser(req).id, req.query),
   );
 
   app.get('/balance/prices', { schema: { tags, summary: 'What each step type and AI tokens cost', response: { 200: PricesOut } } }, async (req) => {
@@ -50,7 +68,15 @@ const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/workflows/:workflow_id/cost-estimate',
-    { schema: { tags, summary: 'What running the workflow (or a step, as run start takes it) would cost, and whether the balance covers it', params: CostEstimateParams, querystring: CostEstimateQuery, response: { 200: CostEstimateOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'What running the workflow (or a step, as run start takes it) would cost, and whether the balance covers it',
+        params: CostEstimateParams,
+        querystring: CostEstimateQuery,
+        response: { 200: CostEstimateOut },
+      },
+    },
     async (req) => usage.costEstimate(currentUser(req).id, req.params.workflow_id, req.query),
   );
 

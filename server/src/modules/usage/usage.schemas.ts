@@ -83,7 +83,10 @@ export type UsageSummaryOut = Static<typeof UsageSummaryOut>;
 
 export const LEDGER_KINDS = ['grant', 'purchase', 'usage', 'refund', 'adjustment'] as const;
 
-export const EntriesQuery = Type.Object({ ...pageFields({ size: 50, maxSize: 200 }), kind: Type.Optional(StringEnum([...LEDGER_KINDS])) }, { additionalProperties: false });
+export const EntriesQuery = Type.Object(
+  { ...pageFields({ size: 50, maxSize: 200 }), kind: Type.Optional(StringEnum([...LEDGER_KINDS])) },
+  { additionalProperties: false },
+);
 export type EntriesQuery = Static<typeof EntriesQuery>;
 
 export const EntryOut = Type.Object({
@@ -125,7 +128,9 @@ export const CostEstimateOut = Type.Object({
       step_name: Type.String(),
       step_type: Type.String(),
       per: StringEnum(['run', 'record']),
-      records: Type.Union([Type.Integer(), Type.Null()], { description: 'Records the step will read; null when not known before running (nothing is counted for it)' }),
+      records: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'Records the step will read; null when not known before running (nothing is counted for it)',
+      }),
       credits: Type.Number(),
     }),
   ),

@@ -173,16 +173,30 @@ export class UsageService {
       start_date: day(range.from),
       end_date: day(range.to),
       total_credits: credits(total),
-      buckets: [...buckets].map(([start, b]) => ({ start, credits: credits(b.micro), groups: Object.fromEntries([...b.groups].map(([k, v]) => [k, credits(v)])) })),
+      buckets: [...buckets].map(([start, b]) => ({
+        start,
+        credits: credits(b.micro),
+        groups: Object.fromEntries([...b.groups].map(([k, v]) => [k, credits(v)])),
+      })),
       groups: [...groupTotals].sort((a, b) => b[1] - a[1]).map(([key, micro]) => ({ key, label: label(key), credits: credits(micro) })),
     };
   }
 
   async entries(userId: string, q: EntriesQuery) {
     const kind = q.kind ?? null;
-    const [rows, total] = await Promise.all([this.repo.listEntries(userId, kind, q.page_size, (q.page - 1) * q.page_size), this.repo.countEntries(userId, kind)]);
+    const [rows, total] = await Promise.all([
+      this.repo.listEntries(userId, kind, q.page_size, (q.page - 1) * q.page_size),
+      this.repo.countEntries(userId, kind),
+    ]);
     return {
-      items: rows.map((r) => ({ id: r.id, kind: r.kind, credits: credits(Number(r.credits_micro)), description: r.description, created_at: r.created_at, payment_id: r.payment_id })),
+      items: rows.map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        credits: credits(Number(r.credits_micro)),
+        description: r.description,
+        created_at: r.created_at,
+        payment_id: r.payment_id,
+      })),
       total,
       page: q.page,
       page_size: q.page_size,
@@ -205,7 +219,14 @@ export class UsageService {
       balance: credits(balance),
       enough: !this.billing.enabled || balance >= estimate.creditsMicro,
       billing_enabled: this.billing.enabled,
-      lines: estimate.lines.map((l) => ({ step_id: l.stepId, step_name: l.stepName, step_type: l.stepType, per: l.per, records: l.records, credits: credits(l.creditsMicro) })),
+      lines: estimate.lines.map((l) => ({
+        step_id: l.stepId,
+        step_name: l.stepName,
+        step_type: l.stepType,
+        per: l.per,
+        records: l.records,
+        credits: credits(l.creditsMicro),
+      })),
     };
   }
 
@@ -217,7 +238,16 @@ export class UsageService {
     const email = normalizeEmail(input.email);
     const user = await this.users.findByEmail(email);
     if (!user) throw notFound('server.usage.userNotFound');
-    await this.credits.append([{ userId: user.id, kind: 'adjustment', creditsMicro: micro, idempotencyKey: `adjustment:${randomUUID()}`, description: input.note.trim() || input.note, actorId: admin.id }]);
+    await this.credits.append([
+      {
+        userId: user.id,
+        kind: 'adjustment',
+        creditsMicro: micro,
+        idempotencyKey: `adjustment:${randomUUID()}`,
+        description: input.note.trim() || input.note,
+        actorId: admin.id,
+      },
+    ]);
     const balance = credits(await this.credits.balanceMicro(user.id));
     return { balance, message: t('server.usage.adjusted', { email, credits: credits(micro), balance }) };
   }

@@ -192,7 +192,10 @@ describe('usage and credits', () => {
     expect((await api('GET', `/workflows/${workflowId}/cost-estimate?step_id=${prompt.id}&mode=up_to`)).json()).toMatchObject({
       credits: 5,
       enough: true,
-      lines: [{ step_type: 'table_input', credits: 0 }, { step_id: prompt.id, step_type: 'ai_prompt', per: 'record', records: 2, credits: 5 }],
+      lines: [
+        { step_type: 'table_input', credits: 0 },
+        { step_id: prompt.id, step_type: 'ai_prompt', per: 'record', records: 2, credits: 5 },
+      ],
     });
     // Only the table: free.
     expect((await api('GET', `/workflows/${workflowId}/cost-estimate?step_id=${table.id}&mode=only`)).json()).toMatchObject({ credits: 0, enough: true });
@@ -205,7 +208,12 @@ describe('usage and credits', () => {
     });
     expect(await t.app.db.selectFrom('workflow_runs').select('id').where('workflow_id', '=', workflowId).execute()).toEqual([]);
     // In Chinese too.
-    const zh = await t.app.inject({ method: 'POST', url: `/api/v1/workflow-execution/${workflowId}/steps/${sort.id}/execute`, headers: { ...owner.auth, 'accept-language': 'zh-CN' }, payload: {} });
+    const zh = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workflow-execution/${workflowId}/steps/${sort.id}/execute`,
+      headers: { ...owner.auth, 'accept-language': 'zh-CN' },
+      payload: {},
+    });
     expect(zh.json().detail).toContain('额度不足');
 
     // Another user's workflow, or garbage: 404 and 422 as everywhere.
@@ -252,7 +260,8 @@ describe('usage with billing off', () => {
 
   it('grants nothing, checks nothing and charges nothing', async () => {
     const owner = await signedInUser(t.app);
-    const api = (method: string, url: string) => t.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: owner.auth, payload: method === 'POST' ? {} : undefined });
+    const api = (method: string, url: string) =>
+      t.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: owner.auth, payload: method === 'POST' ? {} : undefined });
     expect((await api('GET', '/balance/')).json()).toEqual({ balance: 0, billing_enabled: false, paused_runs: 0 });
     expect((await api('GET', '/balance/entries')).json().total).toBe(0);
     const wf = workflowClient(t.app, owner.auth);

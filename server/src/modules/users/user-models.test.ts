@@ -19,12 +19,16 @@ describe("a user's own chat model (settings)", () => {
     await llm.close();
   });
 
-  const models = (allowPrivate: boolean) =>
-    new UserModels(t.app.db, t.app.secrets, { llm: t.config.llm, httpSteps: { ...t.config.httpSteps, allowPrivate } });
+  const models = (allowPrivate: boolean) => new UserModels(t.app.db, t.app.secrets, { llm: t.config.llm, httpSteps: { ...t.config.httpSteps, allowPrivate } });
 
   it('keeps the key sealed: settings say only that one is kept, and sending none keeps it', async () => {
     const { auth, user } = await signedInUser(t.app);
-    const set = await t.app.inject({ method: 'PATCH', url: SETTINGS, headers: auth, payload: { ai_model: { base_url: `${llm.url}/`, model: 'my-model', api_key: 'sk-user' } } });
+    const set = await t.app.inject({
+      method: 'PATCH',
+      url: SETTINGS,
+      headers: auth,
+      payload: { ai_model: { base_url: `${llm.url}/`, model: 'my-model', api_key: 'sk-user' } },
+    });
     expect(set.statusCode).toBe(200);
     expect(set.json().ai_model).toEqual({ base_url: llm.url, model: 'my-model', provider: 'openai-compatible', has_api_key: true });
     expect(set.body).not.toContain('sk-user');
@@ -51,7 +55,9 @@ describe("a user's own chat model (settings)", () => {
     const { auth, user } = await signedInUser(t.app);
     await t.app.inject({ method: 'PATCH', url: SETTINGS, headers: auth, payload: { ai_model: { base_url: llm.url, model: 'm', api_key: 'sk-user' } } });
     const before = llm.requests.length;
-    const refused = await generateText({ model: (await models(false).requireChatModel(user.id)).model, prompt: 'x', maxRetries: 0 }).catch((err: unknown) => err);
+    const refused = await generateText({ model: (await models(false).requireChatModel(user.id)).model, prompt: 'x', maxRetries: 0 }).catch(
+      (err: unknown) => err,
+    );
     expect(describeModelFailure(refused).kind).toBe('unavailable');
     expect(String((refused as { cause?: { message?: string } }).cause?.message ?? refused)).toMatch(/blocked|refused|not allowed/i);
     expect(llm.requests.length).toBe(before);
@@ -62,7 +68,12 @@ describe("a user's own chat model (settings)", () => {
     const bad = await t.app.inject({ method: 'PATCH', url: SETTINGS, headers: auth, payload: { ai_model: { base_url: 'ftp://example.com', model: 'm' } } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0].loc).toEqual(['body', 'ai_model', 'base_url']);
-    const creds = await t.app.inject({ method: 'PATCH', url: SETTINGS, headers: auth, payload: { ai_model: { base_url: 'https://user:pw@example.com/v1', model: 'm' } } });
+    const creds = await t.app.inject({
+      method: 'PATCH',
+      url: SETTINGS,
+      headers: auth,
+      payload: { ai_model: { base_url: 'https://user:pw@example.com/v1', model: 'm' } },
+    });
     expect(creds.statusCode).toBe(422);
     const blank = await t.app.inject({ method: 'PATCH', url: SETTINGS, headers: auth, payload: { ai_model: { base_url: null, model: '   ' } } });
     expect(blank.statusCode).toBe(422);

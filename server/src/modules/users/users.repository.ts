@@ -18,7 +18,17 @@ export class UsersRepository {
 
   async insert(input: Pick<UsersTable, 'email' | 'name' | 'password_hash' | 'role' | 'locale'>): Promise<UserRow> {
     const now = new Date().toISOString();
-    const row: UserRow = { id: randomUUID(), theme: 'system', created_at: now, updated_at: now, ai_base_url: null, ai_model: null, ai_provider: null, ai_api_key_sealed: null, ...input };
+    const row: UserRow = {
+      id: randomUUID(),
+      theme: 'system',
+      created_at: now,
+      updated_at: now,
+      ai_base_url: null,
+      ai_model: null,
+      ai_provider: null,
+      ai_api_key_sealed: null,
+      ...input,
+    };
     await this.db.insertInto('users').values(row).execute();
     return row;
   }

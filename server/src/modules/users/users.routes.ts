@@ -12,9 +12,7 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // The token check already loaded the user row: answering from it saves a query on the
   // call every page load makes.
-  app.get('/me', { schema: { tags, summary: 'The signed-in user', response: { 200: UserOut } } }, async (req) =>
-    toUserOut(currentUser(req)),
-  );
+  app.get('/me', { schema: { tags, summary: 'The signed-in user', response: { 200: UserOut } } }, async (req) => toUserOut(currentUser(req)));
 
   app.get('/me/settings', { schema: { tags, summary: 'Display name, language and theme', response: { 200: SettingsOut } } }, async (req) =>
     users.settings(currentUser(req).id),
@@ -32,8 +30,10 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/me/beta-status', { schema: { tags, summary: "Whether this user has beta access, and where they stand in the programme", response: { 200: BetaStatusOut } } }, async (req) =>
-    beta.status(currentUser(req)),
+  app.get(
+    '/me/beta-status',
+    { schema: { tags, summary: 'Whether this user has beta access, and where they stand in the programme', response: { 200: BetaStatusOut } } },
+    async (req) => beta.status(currentUser(req)),
   );
 };
 

@@ -35,10 +35,15 @@ export type AiModelOut = Static<typeof AiModelOut>;
 
 export const AiModelIn = Type.Object(
   {
-    base_url: Type.Union([Type.String({ minLength: 1, maxLength: 2000, description: 'An OpenAI-compatible API, e.g. http://localhost:11434/v1; null: OpenAI' }), Type.Null()]),
+    base_url: Type.Union([
+      Type.String({ minLength: 1, maxLength: 2000, description: 'An OpenAI-compatible API, e.g. http://localhost:11434/v1; null: OpenAI' }),
+      Type.Null(),
+    ]),
     model: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
     provider: Type.Optional(AiProvider),
-    api_key: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 1000 }), Type.Null()], { description: 'Omitted: keep the stored key; null: remove it' })),
+    api_key: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 1000 }), Type.Null()], { description: 'Omitted: keep the stored key; null: remove it' }),
+    ),
   },
   { additionalProperties: false },
 );

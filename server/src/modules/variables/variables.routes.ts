@@ -15,15 +15,27 @@ const StepParams = Type.Object({ id: Id, stepId: Id });
 const variablesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const variables = new VariablesService(app.db, app.secrets);
 
-  app.get('/:id/variables', { schema: { tags, summary: "A workflow's variables (secret values are never returned)", params: WorkflowParams, response: { 200: Type.Array(VariableOut) } } }, async (req) =>
-    variables.list(currentUser(req).id, req.params.id),
+  app.get(
+    '/:id/variables',
+    {
+      schema: {
+        tags,
+        summary: "A workflow's variables (secret values are never returned)",
+        params: WorkflowParams,
+        response: { 200: Type.Array(VariableOut) },
+      },
+    },
+    async (req) => variables.list(currentUser(req).id, req.params.id),
   );
 
   app.post(
     '/:id/variables',
     { schema: { tags, summary: 'Add a typed variable', params: WorkflowParams, body: VariableCreateIn, response: { 201: VariableWithVersionOut } } },
     async (req, reply) => {
-      const { variable, workflowVersion } = await variables.create({ workflowId: req.params.id, userId: currentUser(req).id, expectedVersion: expectedVersion(req) }, req.body);
+      const { variable, workflowVersion } = await variables.create(
+        { workflowId: req.params.id, userId: currentUser(req).id, expectedVersion: expectedVersion(req) },
+        req.body,
+      );
       setVersionTag(reply, workflowVersion);
       return reply.code(201).send({ ...variable, workflow_version: workflowVersion });
     },
@@ -47,11 +59,18 @@ const variablesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/:id/variables/:varId', { schema: { tags, summary: 'Delete a variable', params: VariableParams, response: { 200: MessageOut } } }, async (req, reply) => {
-    const version = await variables.delete({ workflowId: req.params.id, userId: currentUser(req).id, expectedVersion: expectedVersion(req) }, req.params.varId);
-    setVersionTag(reply, version);
-    return { message: req.t('server.variables.deleted') };
-  });
+  app.delete(
+    '/:id/variables/:varId',
+    { schema: { tags, summary: 'Delete a variable', params: VariableParams, response: { 200: MessageOut } } },
+    async (req, reply) => {
+      const version = await variables.delete(
+        { workflowId: req.params.id, userId: currentUser(req).id, expectedVersion: expectedVersion(req) },
+        req.params.varId,
+      );
+      setVersionTag(reply, version);
+      return { message: req.t('server.variables.deleted') };
+    },
+  );
 
   app.get(
     '/:id/steps/:stepId/variable-fields',

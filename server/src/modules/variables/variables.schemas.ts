@@ -47,7 +47,7 @@ export const VariableFieldsOut = Type.Object({
   fields: Type.Array(
     Type.Object({
       name: Type.String(),
-      type: Type.String({ description: 'The column\'s DuckDB type, or UNKNOWN when only running tells' }),
+      type: Type.String({ description: "The column's DuckDB type, or UNKNOWN when only running tells" }),
       reference: Type.String(),
       /** Which input step the column comes from. */
       from_step_id: Type.String(),

@@ -32,7 +32,11 @@ describe('variables', () => {
     const wf = await api.createWorkflow();
     const secret = await api.ok('POST', `/workflows/${wf.id}/variables`, { name: 'api_key', type: 'secret', value: 'sk-live-123' });
     expect(secret).toMatchObject({ value: null, has_value: true });
-    const everywhere = JSON.stringify([await api.getWorkflow(wf.id), await api.ok('GET', `/workflows/${wf.id}/variables`), await api.ok('POST', '/workflow-history/commits', { workflow_id: wf.id })]);
+    const everywhere = JSON.stringify([
+      await api.getWorkflow(wf.id),
+      await api.ok('GET', `/workflows/${wf.id}/variables`),
+      await api.ok('POST', '/workflow-history/commits', { workflow_id: wf.id }),
+    ]);
     expect(everywhere).not.toContain('sk-live-123');
     const row = await t.app.db.selectFrom('workflow_variables').select('value').where('id', '=', secret.id).executeTakeFirstOrThrow();
     expect(row.value).toMatch(/^v1:/);

@@ -38,7 +38,10 @@ export class VideosRepository {
 
   /** The next free position at the end of the list. */
   async nextPosition(): Promise<number> {
-    const row = await this.db.selectFrom('videos').select((eb) => eb.fn.max('position').as('last')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('videos')
+      .select((eb) => eb.fn.max('position').as('last'))
+      .executeTakeFirst();
     return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
   }
 

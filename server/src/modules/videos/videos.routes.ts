@@ -11,7 +11,10 @@ const videosRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/',
-    { config: { public: true }, schema: { tags, summary: 'Published tutorial videos in one language, in order', querystring: VideosQuery, response: { 200: VideoPage } } },
+    {
+      config: { public: true },
+      schema: { tags, summary: 'Published tutorial videos in one language, in order', querystring: VideosQuery, response: { 200: VideoPage } },
+    },
     // Without a locale, the caller's own language (the web app sends its UI language).
     async (req) => videos.published({ ...req.query, locale: req.query.locale ?? (req.language === 'zh-CN' ? 'cn' : 'en') }),
   );
@@ -22,10 +25,8 @@ const videosRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => videos.all(currentUser(req), req.query),
   );
 
-  app.post(
-    '/admin',
-    { schema: { tags, summary: 'Add a video (admins)', body: VideoCreateIn, response: { 201: VideoSavedOut } } },
-    async (req, reply) => reply.code(201).send({ ...(await videos.create(currentUser(req), req.body)), message: req.t('server.videos.created') }),
+  app.post('/admin', { schema: { tags, summary: 'Add a video (admins)', body: VideoCreateIn, response: { 201: VideoSavedOut } } }, async (req, reply) =>
+    reply.code(201).send({ ...(await videos.create(currentUser(req), req.body)), message: req.t('server.videos.created') }),
   );
 
   app.patch(
@@ -34,14 +35,10 @@ const videosRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => ({ ...(await videos.update(currentUser(req), req.params.id, req.body)), message: req.t('server.videos.saved') }),
   );
 
-  app.delete(
-    '/admin/:id',
-    { schema: { tags, summary: 'Delete a video (admins)', params: VideoIdParams, response: { 200: MessageOut } } },
-    async (req) => {
-      await videos.delete(currentUser(req), req.params.id);
-      return { message: req.t('server.videos.deleted') };
-    },
-  );
+  app.delete('/admin/:id', { schema: { tags, summary: 'Delete a video (admins)', params: VideoIdParams, response: { 200: MessageOut } } }, async (req) => {
+    await videos.delete(currentUser(req), req.params.id);
+    return { message: req.t('server.videos.deleted') };
+  });
 };
 
 export default videosRoutes;

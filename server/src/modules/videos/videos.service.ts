@@ -37,7 +37,13 @@ const toVideoOut = (row: VideoRow): VideoOut => ({
   locale: row.locale,
 });
 
-const toAdminOut = (row: VideoRow): VideoAdminOut => ({ ...toVideoOut(row), status: row.status, position: row.position, created_at: row.created_at, updated_at: row.updated_at });
+const toAdminOut = (row: VideoRow): VideoAdminOut => ({
+  ...toVideoOut(row),
+  status: row.status,
+  position: row.position,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
 
 /** Tutorial videos: anyone lists the published ones in a language; admins manage all of them. */
 export class VideosService {
@@ -103,7 +109,8 @@ export class VideosService {
 function checkUrls(input: { url?: string; thumbnail_url?: string | null }): void {
   const problems: Problem[] = [];
   if (input.url !== undefined && !isSafeVideoUrl(input.url)) problems.push({ key: 'server.videos.urlInvalid', loc: ['body', 'url'] });
-  if (typeof input.thumbnail_url === 'string' && !isSafeVideoUrl(input.thumbnail_url)) problems.push({ key: 'server.videos.urlInvalid', loc: ['body', 'thumbnail_url'] });
+  if (typeof input.thumbnail_url === 'string' && !isSafeVideoUrl(input.thumbnail_url))
+    problems.push({ key: 'server.videos.urlInvalid', loc: ['body', 'thumbnail_url'] });
   if (problems.length > 0) throw new ValidationFailed(problems);
 }
 

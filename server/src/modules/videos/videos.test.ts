@@ -144,7 +144,16 @@ describe('videos', () => {
     expect(isSafeVideoUrl('https://example.com/a.mp4')).toBe(true);
     expect(isSafeVideoUrl('http://example.com/a.mp4')).toBe(true);
     expect(isSafeVideoUrl('/tutorials/a.webm')).toBe(true);
-    for (const bad of ['javascript:alert(1)', ' javascript:alert(1)', 'ftp://example.com/a', '//example.com/a', '/\\example.com', 'https://', 'a.mp4', 'https://exa mple.com']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' javascript:alert(1)',
+      'ftp://example.com/a',
+      '//example.com/a',
+      '/\\example.com',
+      'https://',
+      'a.mp4',
+      'https://exa mple.com',
+    ]) {
       expect([bad, isSafeVideoUrl(bad)]).toEqual([bad, false]);
     }
   });

@@ -35,7 +35,11 @@ export interface PublishedMeta {
   published_at: string;
 }
 
-export function toPublicDetail(meta: PublishedMeta, published: WorkflowSnapshot, lookOf: (stepType: string) => StepTypeLook | undefined): PublicWorkflowDetailOut {
+export function toPublicDetail(
+  meta: PublishedMeta,
+  published: WorkflowSnapshot,
+  lookOf: (stepType: string) => StepTypeLook | undefined,
+): PublicWorkflowDetailOut {
   // The author's step ids stay private: the preview names steps by their place in the list.
   const publicId = new Map(published.steps.map((s, i) => [s.id, String(i + 1)]));
   return {
@@ -47,7 +51,10 @@ export function toPublicDetail(meta: PublishedMeta, published: WorkflowSnapshot,
     steps: published.steps.map((step) => {
       const look = lookOf(step.step_type);
       const known = look?.params ?? [];
-      const names = [...known.map((p) => p.name).filter((name) => name in step.param_inputs), ...Object.keys(step.param_inputs).filter((name) => !known.some((p) => p.name === name))];
+      const names = [
+        ...known.map((p) => p.name).filter((name) => name in step.param_inputs),
+        ...Object.keys(step.param_inputs).filter((name) => !known.some((p) => p.name === name)),
+      ];
       return {
         id: publicId.get(step.id)!,
         name: step.name,

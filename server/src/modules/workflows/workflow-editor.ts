@@ -124,16 +124,33 @@ export class WorkflowEditor {
   async commitBatch(batch: EditBatch, userId: string, message: CommitMessage): Promise<EditResult<null> | null> {
     if (!batch.changes().length) return null;
     const after = cloneJson(batch.draft);
-    return this.withRetry({ workflowId: batch.workflow.id, userId, expectedVersion: batch.workflow.version }, () => ({ after, kind: 'edit' as const, message, result: null, warnings: [] }));
+    return this.withRetry({ workflowId: batch.workflow.id, userId, expectedVersion: batch.workflow.version }, () => ({
+      after,
+      kind: 'edit' as const,
+      message,
+      result: null,
+      warnings: [],
+    }));
   }
 
   /**
    * Writes a proposal kept from a dry run (the workflow as the turn left it) as one commit, based
    * on the version it started from: a workflow changed since answers 409.
    */
-  async commitProposal(workflowId: string, userId: string, proposal: { base_version: number; after: WorkflowSnapshot }, message: CommitMessage): Promise<EditResult<null>> {
+  async commitProposal(
+    workflowId: string,
+    userId: string,
+    proposal: { base_version: number; after: WorkflowSnapshot },
+    message: CommitMessage,
+  ): Promise<EditResult<null>> {
     const after = cloneJson(proposal.after);
-    return this.withRetry({ workflowId, userId, expectedVersion: proposal.base_version }, () => ({ after, kind: 'edit' as const, message, result: null, warnings: [] }));
+    return this.withRetry({ workflowId, userId, expectedVersion: proposal.base_version }, () => ({
+      after,
+      kind: 'edit' as const,
+      message,
+      result: null,
+      warnings: [],
+    }));
   }
 
   private stage<T>(batch: EditBatch, mutate: Mutation<T>): EditResult<T> {
@@ -198,7 +215,9 @@ export class WorkflowEditor {
   private async withRetry<T>(ctx: EditContext, plan: Planner<T>): Promise<EditResult<T>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute((trx) => this.apply({ workflows: new WorkflowsRepository(trx), commits: new CommitsRepository(trx) }, ctx, plan));
+        return await this.db
+          .transaction()
+          .execute((trx) => this.apply({ workflows: new WorkflowsRepository(trx), commits: new CommitsRepository(trx) }, ctx, plan));
       } catch (error) {
         // Lost a race with another edit while the client did not pin a version: start again from
         // the new state. With a pinned version the conflict is the client's to resolve.

@@ -1,6 +1,13 @@
 import { diffSnapshots, findCycle, graphProblems, withNewIds, type StepState, type WorkflowSnapshot } from './workflow-state';
 
-const step = (id: string, inputs: string[] = [], type = 'filter'): StepState => ({ id, step_type: type, name: id.toUpperCase(), param_inputs: {}, inputs, position: { x: 0, y: 0 } });
+const step = (id: string, inputs: string[] = [], type = 'filter'): StepState => ({
+  id,
+  step_type: type,
+  name: id.toUpperCase(),
+  param_inputs: {},
+  inputs,
+  position: { x: 0, y: 0 },
+});
 const limits = (type: string) => ({ import_csv: { min: 0, max: 0 }, filter: { min: 1, max: 1 }, join: { min: 2, max: 2 } })[type] ?? null;
 
 describe('graph rules', () => {
@@ -15,7 +22,10 @@ describe('graph rules', () => {
   });
 
   it('refuses dangling, self and duplicate inputs, too many inputs and unknown types', () => {
-    const problems = graphProblems([step('a', ['ghost']), step('b', ['b']), step('c', ['a', 'a'], 'join'), step('d', ['a', 'c']), step('e', [], 'nope')], limits);
+    const problems = graphProblems(
+      [step('a', ['ghost']), step('b', ['b']), step('c', ['a', 'a'], 'join'), step('d', ['a', 'c']), step('e', [], 'nope')],
+      limits,
+    );
     expect(problems.map((p) => p.key)).toEqual([
       'server.steps.danglingInput',
       'server.steps.selfInput',
@@ -24,7 +34,13 @@ describe('graph rules', () => {
       'server.steps.unknownType',
     ]);
     // Each names the field a request sends, not the step's place in the stored state.
-    expect(problems.map((p) => p.loc)).toEqual([['body', 'inputs'], ['body', 'inputs'], ['body', 'inputs'], ['body', 'inputs'], ['body', 'step_type']]);
+    expect(problems.map((p) => p.loc)).toEqual([
+      ['body', 'inputs'],
+      ['body', 'inputs'],
+      ['body', 'inputs'],
+      ['body', 'inputs'],
+      ['body', 'step_type'],
+    ]);
   });
 
   it('finds no cycle in a 10,000-step chain without running out of stack', () => {

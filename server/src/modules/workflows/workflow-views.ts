@@ -56,7 +56,9 @@ export const toWorkflowOut = (w: WorkflowRow & UndoAvailability, snapshot: Workf
 
 /** A step without the values of its secret params (a `{{var.x}}` reference names no secret and stays). */
 function withoutSecretParams(step: StepState): StepState {
-  const secret = (getStepType(step.step_type)?.params ?? []).filter((p) => p.type === 'secret' && p.name in step.param_inputs && !isReference(step.param_inputs[p.name]));
+  const secret = (getStepType(step.step_type)?.params ?? []).filter(
+    (p) => p.type === 'secret' && p.name in step.param_inputs && !isReference(step.param_inputs[p.name]),
+  );
   if (!secret.length) return step;
   const param_inputs = { ...step.param_inputs };
   for (const p of secret) delete param_inputs[p.name];

@@ -21,7 +21,10 @@ const summaryColumns = [
   'workflows.created_at',
   'workflows.updated_at',
 ] as const;
-export type WorkflowSummaryRow = Pick<WorkflowRow, 'id' | 'name' | 'description' | 'tags' | 'visibility' | 'version' | 'clone_count' | 'cloned_from_id' | 'published_at' | 'created_at' | 'updated_at'>;
+export type WorkflowSummaryRow = Pick<
+  WorkflowRow,
+  'id' | 'name' | 'description' | 'tags' | 'visibility' | 'version' | 'clone_count' | 'cloned_from_id' | 'published_at' | 'created_at' | 'updated_at'
+>;
 
 /** `lower(column) LIKE pattern` (a containsPattern), on both databases. */
 const matches = (column: string, pattern: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
@@ -159,16 +162,14 @@ export class WorkflowsRepository {
       name: workflow.name,
       description: workflow.description,
       tags: JSON.parse(workflow.tags),
-      steps: steps.map(
-        (s): StepState => ({
-          id: s.id,
-          step_type: s.step_type,
-          name: s.name,
-          param_inputs: JSON.parse(s.param_inputs),
-          inputs: JSON.parse(s.inputs),
-          position: { x: Number(s.position_x), y: Number(s.position_y) },
-        }),
-      ),
+      steps: steps.map((s): StepState => ({
+        id: s.id,
+        step_type: s.step_type,
+        name: s.name,
+        param_inputs: JSON.parse(s.param_inputs),
+        inputs: JSON.parse(s.inputs),
+        position: { x: Number(s.position_x), y: Number(s.position_y) },
+      })),
       variables: variables.map((v): VariableState => ({ id: v.id, name: v.name, type: v.type, description: v.description, value: v.value })),
     };
   }
@@ -196,11 +197,19 @@ export class WorkflowsRepository {
     for (const c of changes.filter((c) => c.op !== 'delete')) {
       if (c.entity === 'step') {
         const s = steps.get(c.id)!;
-        if (c.op === 'create') await this.db.insertInto('workflow_steps').values({ id: s.id, workflow_id: workflowId, created_at: now, ...stepRow(s) }).execute();
+        if (c.op === 'create')
+          await this.db
+            .insertInto('workflow_steps')
+            .values({ id: s.id, workflow_id: workflowId, created_at: now, ...stepRow(s) })
+            .execute();
         else await this.db.updateTable('workflow_steps').set(stepRow(s)).where('id', '=', c.id).execute();
       } else if (c.entity === 'variable') {
         const v = variables.get(c.id)!;
-        if (c.op === 'create') await this.db.insertInto('workflow_variables').values({ id: v.id, workflow_id: workflowId, created_at: now, ...variableRow(v) }).execute();
+        if (c.op === 'create')
+          await this.db
+            .insertInto('workflow_variables')
+            .values({ id: v.id, workflow_id: workflowId, created_at: now, ...variableRow(v) })
+            .execute();
         else await this.db.updateTable('workflow_variables').set(variableRow(v)).where('id', '=', c.id).execute();
       }
     }

@@ -23,8 +23,10 @@ const IdParams = Type.Object({ id: Id });
 const workflowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const workflows = new WorkflowsService(app.db);
 
-  app.get('/', { schema: { tags, summary: 'My workflows: search, sort, page', querystring: WorkflowListQuery, response: { 200: WorkflowPage } } }, async (req) =>
-    workflows.list(currentUser(req).id, req.query),
+  app.get(
+    '/',
+    { schema: { tags, summary: 'My workflows: search, sort, page', querystring: WorkflowListQuery, response: { 200: WorkflowPage } } },
+    async (req) => workflows.list(currentUser(req).id, req.query),
   );
 
   app.post('/', { schema: { tags, summary: 'Create a workflow', body: WorkflowCreateIn, response: { 201: WorkflowOut } } }, async (req, reply) => {
@@ -35,7 +37,10 @@ const workflowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/public',
-    { config: { public: true }, schema: { tags, summary: 'The public gallery (no sign-in needed)', querystring: PublicWorkflowQuery, response: { 200: PublicWorkflowPage } } },
+    {
+      config: { public: true },
+      schema: { tags, summary: 'The public gallery (no sign-in needed)', querystring: PublicWorkflowQuery, response: { 200: PublicWorkflowPage } },
+    },
     async (req) => workflows.listPublic(req.query),
   );
 
@@ -45,7 +50,7 @@ const workflowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { public: true },
       schema: {
         tags,
-        summary: 'One workflow of the gallery as published, with its steps and connections (no sign-in needed; secrets and the author\'s files withheld)',
+        summary: "One workflow of the gallery as published, with its steps and connections (no sign-in needed; secrets and the author's files withheld)",
         params: IdParams,
         response: { 200: PublicWorkflowDetailOut },
       },
@@ -53,15 +58,27 @@ const workflowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => workflows.getPublic(req.params.id, req.language),
   );
 
-  app.get('/:id', { schema: { tags, summary: 'A workflow with its steps and variables', params: IdParams, response: { 200: WorkflowOut } } }, async (req, reply) => {
-    const workflow = await workflows.get(currentUser(req).id, req.params.id);
-    setVersionTag(reply, workflow.version);
-    return workflow;
-  });
+  app.get(
+    '/:id',
+    { schema: { tags, summary: 'A workflow with its steps and variables', params: IdParams, response: { 200: WorkflowOut } } },
+    async (req, reply) => {
+      const workflow = await workflows.get(currentUser(req).id, req.params.id);
+      setVersionTag(reply, workflow.version);
+      return workflow;
+    },
+  );
 
   app.put(
     '/:id',
-    { schema: { tags, summary: 'Change name, description or tags (If-Match or version guards stale writes)', params: IdParams, body: WorkflowUpdateIn, response: { 200: WorkflowOut } } },
+    {
+      schema: {
+        tags,
+        summary: 'Change name, description or tags (If-Match or version guards stale writes)',
+        params: IdParams,
+        body: WorkflowUpdateIn,
+        response: { 200: WorkflowOut },
+      },
+    },
     async (req, reply) => {
       const workflow = await workflows.update(
         { workflowId: req.params.id, userId: currentUser(req).id, expectedVersion: expectedVersion(req, req.body.version) },
@@ -72,10 +89,14 @@ const workflowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/:id', { schema: { tags, summary: 'Delete a workflow and its history (If-Match refuses a stale delete)', params: IdParams, response: { 200: MessageOut } } }, async (req) => {
-    await workflows.delete(currentUser(req).id, req.params.id, expectedVersion(req));
-    return { message: req.t('server.workflows.deleted') };
-  });
+  app.delete(
+    '/:id',
+    { schema: { tags, summary: 'Delete a workflow and its history (If-Match refuses a stale delete)', params: IdParams, response: { 200: MessageOut } } },
+    async (req) => {
+      await workflows.delete(currentUser(req).id, req.params.id, expectedVersion(req));
+      return { message: req.t('server.workflows.deleted') };
+    },
+  );
 
   app.post(
     '/:id/publish',

@@ -138,7 +138,9 @@ export const WorkflowInfoOut = Type.Object({
   steps_by_category: Type.Record(Type.String(), Type.Integer()),
   /** The newest run (status: its state); null until the workflow has run. */
   last_run: Type.Union([Type.Object({ id: Type.String(), status: Type.String(), started_at: Type.String() }), Type.Null()]),
-  datasets: Type.Array(Type.Object({ id: Type.String(), step_id: Type.String(), row_count: Type.Integer() }), { description: "Each step's newest output, in step order" }),
+  datasets: Type.Array(Type.Object({ id: Type.String(), step_id: Type.String(), row_count: Type.Integer() }), {
+    description: "Each step's newest output, in step order",
+  }),
   estimated_cost: Type.Object({
     credits_per_run: Type.Number(),
     credits_per_record: Type.Number(),

@@ -84,7 +84,10 @@ export class WorkflowsService {
       await repo.saveChanges(
         row.id,
         state,
-        [...state.steps.map((s) => ({ entity: 'step' as const, id: s.id, op: 'create' as const })), ...state.variables.map((v) => ({ entity: 'variable' as const, id: v.id, op: 'create' as const }))],
+        [
+          ...state.steps.map((s) => ({ entity: 'step' as const, id: s.id, op: 'create' as const })),
+          ...state.variables.map((v) => ({ entity: 'variable' as const, id: v.id, op: 'create' as const })),
+        ],
         now,
       );
       // The first commit is always a checkpoint: every later state is rebuilt from one.
@@ -113,11 +116,15 @@ export class WorkflowsService {
 
   async update(ctx: EditContext, patch: WorkflowUpdateIn): Promise<WorkflowOut> {
     const fields = (['name', 'description', 'tags'] as const).filter((f) => patch[f] !== undefined);
-    const { workflow, snapshot } = await this.editor.edit(ctx, { key: 'server.history.msg.workflowUpdated', values: { fields: fields.join(', ') } }, (draft) => {
-      if (patch.name !== undefined) draft.name = patch.name.trim();
-      if (patch.description !== undefined) draft.description = patch.description;
-      if (patch.tags !== undefined) draft.tags = patch.tags.map((t) => t.trim());
-    });
+    const { workflow, snapshot } = await this.editor.edit(
+      ctx,
+      { key: 'server.history.msg.workflowUpdated', values: { fields: fields.join(', ') } },
+      (draft) => {
+        if (patch.name !== undefined) draft.name = patch.name.trim();
+        if (patch.description !== undefined) draft.description = patch.description;
+        if (patch.tags !== undefined) draft.tags = patch.tags.map((t) => t.trim());
+      },
+    );
     return toWorkflowOut(workflow, snapshot);
   }
 
@@ -149,7 +156,11 @@ export class WorkflowsService {
   }
 
   async listPublic(query: { page: number; page_size: number; q?: string }) {
-    const { rows, total } = await this.repo.listPublished({ q: query.q?.trim() || undefined, limit: query.page_size, offset: (query.page - 1) * query.page_size });
+    const { rows, total } = await this.repo.listPublished({
+      q: query.q?.trim() || undefined,
+      limit: query.page_size,
+      offset: (query.page - 1) * query.page_size,
+    });
     const items = rows.map((r) => {
       const snapshot = JSON.parse(r.published_snapshot!) as WorkflowSnapshot;
       return {

@@ -154,7 +154,12 @@ describe('workflows', () => {
     const workflow = await create(alice.auth);
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        t.app.inject({ method: 'POST', url: `/api/v1/workflows/${workflow.id}/variables`, headers: alice.auth, payload: { name: `v${i}`, type: 'number', value: i } }),
+        t.app.inject({
+          method: 'POST',
+          url: `/api/v1/workflows/${workflow.id}/variables`,
+          headers: alice.auth,
+          payload: { name: `v${i}`, type: 'number', value: i },
+        }),
       ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
@@ -191,8 +196,18 @@ describe('workflows', () => {
   describe('publishing and the gallery', () => {
     it('publishes a snapshot without secrets, shows it signed out, and unpublishes', async () => {
       const workflow = await create(alice.auth, { name: 'Public thing', description: 'Does good', tags: ['demo'] });
-      await t.app.inject({ method: 'POST', url: '/api/v1/workflow-steps', headers: alice.auth, payload: { workflow_id: workflow.id, step_type: 'import_csv' } });
-      await t.app.inject({ method: 'POST', url: `/api/v1/workflows/${workflow.id}/variables`, headers: alice.auth, payload: { name: 'api_key', type: 'secret', value: 'sk-very-secret' } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/workflow-steps',
+        headers: alice.auth,
+        payload: { workflow_id: workflow.id, step_type: 'import_csv' },
+      });
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/workflows/${workflow.id}/variables`,
+        headers: alice.auth,
+        payload: { name: 'api_key', type: 'secret', value: 'sk-very-secret' },
+      });
       const published = await t.app.inject({ method: 'POST', url: `/api/v1/workflows/${workflow.id}/publish`, headers: alice.auth });
       expect(published.json()).toMatchObject({ visibility: 'published', message: 'Published to the gallery.' });
 
@@ -278,22 +293,39 @@ describe('the gallery copy: versions, updates and the public preview', () => {
 
   it('answers the preview signed out, with publish-time steps and connections, and withholds secrets and file ids', async () => {
     const upload = `--b\r\nContent-Disposition: form-data; name="files"; filename="leads.csv"\r\nContent-Type: text/csv\r\n\r\nid\n1\n\r\n--b--\r\n`;
-    const uploaded = await t.app.inject({ method: 'POST', url: '/api/v1/files/', headers: { ...aliceAuth, 'content-type': 'multipart/form-data; boundary=b' }, payload: upload });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files/',
+      headers: { ...aliceAuth, 'content-type': 'multipart/form-data; boundary=b' },
+      payload: upload,
+    });
     const fileId: string = uploaded.json().items[0].id;
     // A dataset of Alice's own, as a run of hers would have left it (a step may only name its owner's).
-    const dataset = await t.app.datasets.write({ ownerId: aliceId, name: 'Last run', source: { columns: [{ name: 'id', type: 'BIGINT' }], batches: [[{ id: 1 }]] } });
+    const dataset = await t.app.datasets.write({
+      ownerId: aliceId,
+      name: 'Last run',
+      source: { columns: [{ name: 'id', type: 'BIGINT' }], batches: [[{ id: 1 }]] },
+    });
     await new DatasetsService(t.app.db, t.app.datasets).registerDataset(dataset);
     const datasetId = dataset.id;
     const wf = await alice.createWorkflow('Enrich leads');
     await alice.ok('PUT', `/workflows/${wf.id}`, { description: 'Calls the CRM', tags: ['crm'] });
     await alice.ok('POST', `/workflows/${wf.id}/variables`, { name: 'crm_token', type: 'secret', value: 'sk-variable-secret' });
-    const load = await alice.addStep(wf.id, 'import_csv', { name: 'Load leads', param_inputs: { file: fileId, delimiter: 'semicolon' }, position: { x: 10, y: 20 } });
+    const load = await alice.addStep(wf.id, 'import_csv', {
+      name: 'Load leads',
+      param_inputs: { file: fileId, delimiter: 'semicolon' },
+      position: { x: 10, y: 20 },
+    });
     const call = await alice.addStep(wf.id, 'http_request', {
       name: 'Ask the CRM',
       inputs: [load.id],
       param_inputs: { url: 'https://crm.example.com/{{field.id}}', auth_secret: 'sk-literal-secret' },
     });
-    await alice.addStep(wf.id, 'http_request', { name: 'By reference', inputs: [call.id], param_inputs: { url: 'https://x.example.com', auth_secret: '{{var.crm_token}}' } });
+    await alice.addStep(wf.id, 'http_request', {
+      name: 'By reference',
+      inputs: [call.id],
+      param_inputs: { url: 'https://x.example.com', auth_secret: '{{var.crm_token}}' },
+    });
     await alice.addStep(wf.id, 'import_dataset', { name: 'Last run', param_inputs: { dataset: datasetId } });
     await alice.ok('POST', `/workflows/${wf.id}/publish`);
     // Live edits after publishing stay out of the preview.
@@ -326,10 +358,14 @@ describe('the gallery copy: versions, updates and the public preview', () => {
     expect(callOut.inputs).toEqual([loadOut.id]);
     expect(byReference.inputs).toEqual([callOut.id]);
     expect(detail.steps.map((s: { id: string }) => s.id)).not.toContain(load.id);
-    expect(callOut.params).toEqual(expect.arrayContaining([{ name: 'url', label: 'URL', type: 'template', value: 'https://crm.example.com/{{field.id}}', withheld: false }]));
+    expect(callOut.params).toEqual(
+      expect.arrayContaining([{ name: 'url', label: 'URL', type: 'template', value: 'https://crm.example.com/{{field.id}}', withheld: false }]),
+    );
     // A literal secret is not even kept in the gallery's copy; a reference to a variable names no secret.
     expect(callOut.params.find((p: { name: string }) => p.name === 'auth_secret')).toBeUndefined();
-    expect(byReference.params).toEqual(expect.arrayContaining([{ name: 'auth_secret', label: 'Access token', type: 'secret', value: '{{var.crm_token}}', withheld: false }]));
+    expect(byReference.params).toEqual(
+      expect.arrayContaining([{ name: 'auth_secret', label: 'Access token', type: 'secret', value: '{{var.crm_token}}', withheld: false }]),
+    );
     expect(lastRun.params).toEqual([{ name: 'dataset', label: expect.any(String), type: 'dataset', value: null, withheld: true }]);
     const text = JSON.stringify(detail);
     for (const leak of [fileId, datasetId, 'sk-literal-secret', 'sk-variable-secret', load.id, call.id, 'Added later']) expect(text).not.toContain(leak);
@@ -345,16 +381,39 @@ describe('the gallery copy: versions, updates and the public preview', () => {
   it('never hands on a secret an older gallery copy still holds, in the preview or a clone', async () => {
     const wf = await alice.createWorkflow('Old copy');
     const source = await alice.addStep(wf.id, 'import_csv', { name: 'Load' });
-    await alice.addStep(wf.id, 'http_request', { name: 'Call', inputs: [source.id], param_inputs: { url: 'https://x.example.com', auth_secret: 'sk-old-copy' } });
+    await alice.addStep(wf.id, 'http_request', {
+      name: 'Call',
+      inputs: [source.id],
+      param_inputs: { url: 'https://x.example.com', auth_secret: 'sk-old-copy' },
+    });
     await alice.ok('POST', `/workflows/${wf.id}/publish`);
     // As a copy published before secret params were left out would be stored.
     const live = await alice.getWorkflow(wf.id);
-    const snapshot = { name: live.name, description: '', tags: [], variables: [], steps: live.steps.map((s: { id: string; step_type: string; name: string; param_inputs: object; inputs: string[]; position: object }) => ({ id: s.id, step_type: s.step_type, name: s.name, param_inputs: s.param_inputs, inputs: s.inputs, position: s.position })) };
+    const snapshot = {
+      name: live.name,
+      description: '',
+      tags: [],
+      variables: [],
+      steps: live.steps.map((s: { id: string; step_type: string; name: string; param_inputs: object; inputs: string[]; position: object }) => ({
+        id: s.id,
+        step_type: s.step_type,
+        name: s.name,
+        param_inputs: s.param_inputs,
+        inputs: s.inputs,
+        position: s.position,
+      })),
+    };
     expect(JSON.stringify(snapshot)).toContain('sk-old-copy');
-    await t.app.db.updateTable('workflows').set({ published_snapshot: JSON.stringify(snapshot) }).where('id', '=', wf.id).execute();
+    await t.app.db
+      .updateTable('workflows')
+      .set({ published_snapshot: JSON.stringify(snapshot) })
+      .where('id', '=', wf.id)
+      .execute();
 
     const preview = await anonymous(`/workflows/public/${wf.id}`);
-    expect(preview.body.steps[1].params).toEqual(expect.arrayContaining([{ name: 'auth_secret', label: 'Access token', type: 'secret', value: null, withheld: true }]));
+    expect(preview.body.steps[1].params).toEqual(
+      expect.arrayContaining([{ name: 'auth_secret', label: 'Access token', type: 'secret', value: null, withheld: true }]),
+    );
     expect(JSON.stringify(preview.body)).not.toContain('sk-old-copy');
     const copy = await bob.ok('POST', `/workflows/${wf.id}/clone`);
     expect(JSON.stringify(await bob.getWorkflow(copy.id))).not.toContain('sk-old-copy');

@@ -79,8 +79,24 @@ describe('publishing: what becomes public, and an outdated gallery copy', () => 
     { ...info('http_request', 'HTTP request', 'enrich', 1, 1), params: [param('url', 'template', 'URL'), param('auth_secret', 'secret', 'Access token')] },
   ];
   const steps: StepOut[] = [
-    { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load leads', param_inputs: { file: 'f-123', delimiter: 'comma' }, inputs: [], position: { x: 0, y: 0 } },
-    { id: 's-2', workflow_id: 'w-1', step_type: 'http_request', name: 'Ask the CRM', param_inputs: { url: 'https://crm.example.com', auth_secret: 'sk-live' }, inputs: ['s-1'], position: { x: 0, y: 140 } },
+    {
+      id: 's-1',
+      workflow_id: 'w-1',
+      step_type: 'import_csv',
+      name: 'Load leads',
+      param_inputs: { file: 'f-123', delimiter: 'comma' },
+      inputs: [],
+      position: { x: 0, y: 0 },
+    },
+    {
+      id: 's-2',
+      workflow_id: 'w-1',
+      step_type: 'http_request',
+      name: 'Ask the CRM',
+      param_inputs: { url: 'https://crm.example.com', auth_secret: 'sk-live' },
+      inputs: ['s-1'],
+      position: { x: 0, y: 140 },
+    },
   ];
   const leads: WorkflowOut = {
     ...workflowWith(steps, 9),
@@ -95,7 +111,9 @@ describe('publishing: what becomes public, and an outdated gallery copy', () => 
     let shown = current;
     server.use(
       http.get(api('/workflows/w-1'), () => HttpResponse.json(shown)),
-      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: catalogue, total: catalogue.length, page: 1, page_size: 200, ranking: 'catalogue' })),
+      http.get(api('/workflow-step-infos'), () =>
+        HttpResponse.json({ items: catalogue, total: catalogue.length, page: 1, page_size: 200, ranking: 'catalogue' }),
+      ),
       http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
       http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
@@ -123,7 +141,11 @@ describe('publishing: what becomes public, and an outdated gallery copy', () => 
     expect(within(shown).getByText('2 steps')).toBeInTheDocument();
     expect(within(dialog).getByText(/Secret values and your files and datasets are never shared/)).toBeInTheDocument();
     const leftEmpty = within(dialog).getByRole('list', { name: 'Left empty for people who clone it:' });
-    expect(within(leftEmpty).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Load leads: CSV file', 'Ask the CRM: Access token', 'Variable api_key']);
+    expect(
+      within(leftEmpty)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Load leads: CSV file', 'Ask the CRM: Access token', 'Variable api_key']);
 
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -153,9 +153,7 @@ export function EditorToolbar({ workflow, write, runButton }: { workflow: Workfl
         <Switch.Root
           checked={published || publishMode === 'publish'}
           disabled={publishing}
-          onCheckedChange={(d) =>
-            d.checked ? setPublishMode('publish') : void write((version) => publish({ id: workflow.id, published: false, version }))
-          }
+          onCheckedChange={(d) => (d.checked ? setPublishMode('publish') : void write((version) => publish({ id: workflow.id, published: false, version })))}
           colorPalette="green"
           size="sm"
         >
@@ -164,7 +162,14 @@ export function EditorToolbar({ workflow, write, runButton }: { workflow: Workfl
           <Switch.Label textStyle="sm">{t('editor.publish')}</Switch.Label>
         </Switch.Root>
         {outdated && (
-          <Button size="sm" variant="subtle" colorPalette="orange" aria-label={t('editor.updateGalleryCopy')} title={outdatedHint} onClick={() => setPublishMode('update')}>
+          <Button
+            size="sm"
+            variant="subtle"
+            colorPalette="orange"
+            aria-label={t('editor.updateGalleryCopy')}
+            title={outdatedHint}
+            onClick={() => setPublishMode('update')}
+          >
             <LuRefreshCw aria-hidden />
             <Box as="span" display={{ base: 'none', xl: 'inline' }}>
               {t('editor.updateGalleryCopy')}
@@ -197,7 +202,13 @@ export function EditorToolbar({ workflow, write, runButton }: { workflow: Workfl
         onConfirm={() => void confirmPublish()}
         onCancel={() => setPublishMode(null)}
       />
-      <WorkflowDetailsDialog key={`${workflow.id}:${workflow.version}`} workflow={workflow} write={write} open={detailsOpen} onClose={() => setDetailsOpen(false)} />
+      <WorkflowDetailsDialog
+        key={`${workflow.id}:${workflow.version}`}
+        workflow={workflow}
+        write={write}
+        open={detailsOpen}
+        onClose={() => setDetailsOpen(false)}
+      />
     </Flex>
   );
 }

@@ -19,13 +19,22 @@ const filter: StepInfoOut = {
   params: [{ name: 'condition', type: 'expression', label: 'Condition', help: 'A SQL condition over the columns.', required: true }],
 };
 const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
-const dutch: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Dutch only', param_inputs: { condition: "country = 'NL'" }, inputs: ['s-1'], position: { x: 0, y: 140 } };
+const dutch: StepOut = {
+  id: 's-2',
+  workflow_id: 'w-1',
+  step_type: 'filter',
+  name: 'Dutch only',
+  param_inputs: { condition: "country = 'NL'" },
+  inputs: ['s-1'],
+  position: { x: 0, y: 140 },
+};
 
 const BROKEN = "country = = 'NL' ((";
 /** Parses, but names a variable the workflow does not have: only the server knows. */
 const UNKNOWN_VARIABLE = 'amount > {{var.threshold}}';
 /** The server's message for UNKNOWN_VARIABLE, from the catalog it renders it with. */
-const noSuchVariable = (catalog: Record<string, string>) => catalog['server.expressions.unknownVariable'].replace('{name}', 'threshold').replace('{position}', '10');
+const noSuchVariable = (catalog: Record<string, string>) =>
+  catalog['server.expressions.unknownVariable'].replace('{name}', 'threshold').replace('{position}', '10');
 
 describe('a filter condition the server refuses', () => {
   let sent: unknown[] = [];

@@ -29,7 +29,9 @@ describe('adding a step after one in the middle of a chain', () => {
     asked = null;
     server.use(
       http.get(api('/workflows/w-1'), () => HttpResponse.json(current)),
-      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [importCsv, filter, dedupe], total: 3, page: 1, page_size: 200, ranking: 'text' })),
+      http.get(api('/workflow-step-infos'), () =>
+        HttpResponse.json({ items: [importCsv, filter, dedupe], total: 3, page: 1, page_size: 200, ranking: 'text' }),
+      ),
       http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
       http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
@@ -37,7 +39,15 @@ describe('adding a step after one in the middle of a chain', () => {
       http.post(api('/workflow-steps/from-template'), ({ request }) => {
         asked = new URL(request.url).searchParams;
         const position = { x: Number(asked.get('x')), y: Number(asked.get('y')) };
-        const added: StepOut = { id: 's-3', workflow_id: 'w-1', step_type: 'deduplicate', name: 'Remove duplicates', param_inputs: {}, inputs: ['s-1'], position };
+        const added: StepOut = {
+          id: 's-3',
+          workflow_id: 'w-1',
+          step_type: 'deduplicate',
+          name: 'Remove duplicates',
+          param_inputs: {},
+          inputs: ['s-1'],
+          position,
+        };
         current = workflowWith([load, { ...keep, inputs: ['s-3'] }, added], 2);
         return HttpResponse.json({ ...added, workflow_version: 2 }, { status: 201 });
       }),

@@ -29,7 +29,9 @@ describe('keyboard shortcuts', () => {
     created = [];
     server.use(
       http.get(api('/workflows/w-1'), () => HttpResponse.json(current)),
-      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [importCsv, filter, dedupe], total: 3, page: 1, page_size: 200, ranking: 'text' })),
+      http.get(api('/workflow-step-infos'), () =>
+        HttpResponse.json({ items: [importCsv, filter, dedupe], total: 3, page: 1, page_size: 200, ranking: 'text' }),
+      ),
       http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
       http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),

@@ -24,11 +24,36 @@ const filter: StepInfoOut = {
   params: [{ name: 'condition', type: 'expression', label: 'Condition', help: 'Which rows to keep.', required: true }],
 };
 
-const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: { delimiter: 'semicolon' }, inputs: [], position: { x: 0, y: 0 } };
-const keep: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Big ones', param_inputs: { condition: 'amount > 5' }, inputs: ['s-1'], position: { x: 0, y: 140 } };
+const load: StepOut = {
+  id: 's-1',
+  workflow_id: 'w-1',
+  step_type: 'import_csv',
+  name: 'Load sales',
+  param_inputs: { delimiter: 'semicolon' },
+  inputs: [],
+  position: { x: 0, y: 0 },
+};
+const keep: StepOut = {
+  id: 's-2',
+  workflow_id: 'w-1',
+  step_type: 'filter',
+  name: 'Big ones',
+  param_inputs: { condition: 'amount > 5' },
+  inputs: ['s-1'],
+  position: { x: 0, y: 140 },
+};
 
 const at = '2026-11-20T10:00:00.000Z';
-const mine = { id: 'f-mine', name: 'mine.csv', folder_id: null, size: 10, content_type: 'text/csv', checksum_sha256: 'a'.repeat(64), created_at: at, updated_at: at };
+const mine = {
+  id: 'f-mine',
+  name: 'mine.csv',
+  folder_id: null,
+  size: 10,
+  content_type: 'text/csv',
+  checksum_sha256: 'a'.repeat(64),
+  created_at: at,
+  updated_at: at,
+};
 const myFiles: FolderContentsOut = {
   folder: null,
   path: [],
@@ -104,7 +129,9 @@ describe('a step that needs settings', () => {
 
   it('names the missing settings in Chinese on the Chinese editor', async () => {
     const chinese = { ...importCsv, params: importCsv.params.map((p) => (p.name === 'file' ? { ...p, label: 'CSV 文件' } : p)) };
-    server.use(http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [chinese, filter], total: 2, page: 1, page_size: 200, ranking: 'text' })));
+    server.use(
+      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [chinese, filter], total: 2, page: 1, page_size: 200, ranking: 'text' })),
+    );
     server.use(accountIn('cn'));
     renderApp({ route: '/cn/workflows/w-1' });
     const badge = await screen.findByTestId('step-needs-settings');

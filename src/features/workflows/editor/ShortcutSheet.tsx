@@ -13,7 +13,13 @@ export const SHORTCUTS: { combos: Key[][]; what: string }[] = [
   { combos: [['mod', 'C']], what: 'editor.keys.copy' },
   { combos: [['mod', 'V']], what: 'editor.keys.paste' },
   { combos: [['Delete'], ['Backspace']], what: 'editor.keys.delete' },
-  { combos: [['Shift', 'click'], ['mod', 'click']], what: 'editor.keys.multiSelect' },
+  {
+    combos: [
+      ['Shift', 'click'],
+      ['mod', 'click'],
+    ],
+    what: 'editor.keys.multiSelect',
+  },
   { combos: [['?']], what: 'editor.keys.sheet' },
 ];
 

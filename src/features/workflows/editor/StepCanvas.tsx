@@ -142,7 +142,12 @@ export const StepCanvas = memo(function StepCanvas(props: StepCanvasProps) {
 
   const onNodesChange = useCallback((changes: NodeChange<StepFlowNode>[]) => {
     // Removal goes through onBeforeDelete (the server decides); everything else is local.
-    setNodes((current) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), current));
+    setNodes((current) =>
+      applyNodeChanges(
+        changes.filter((c) => c.type !== 'remove'),
+        current,
+      ),
+    );
   }, []);
 
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
@@ -243,7 +248,15 @@ export const StepCanvas = memo(function StepCanvas(props: StepCanvasProps) {
         <Controls showInteractive={false} position="bottom-left" />
         {!readOnly && pickedEdges.length > 0 && (
           <Panel position="top-center">
-            <Button size="xs" colorPalette="red" variant="subtle" shadow="sm" rounded="full" onClick={removePickedEdges} title={intl.formatMessage({ id: 'editor.edge.deleteHint' })}>
+            <Button
+              size="xs"
+              colorPalette="red"
+              variant="subtle"
+              shadow="sm"
+              rounded="full"
+              onClick={removePickedEdges}
+              title={intl.formatMessage({ id: 'editor.edge.deleteHint' })}
+            >
               <LuTrash2 aria-hidden />
               {intl.formatMessage({ id: 'editor.edge.delete' })}
             </Button>

@@ -21,8 +21,24 @@ const importCsv: StepInfoOut = {
   params: [{ name: 'file', type: 'file', label: 'CSV file', help: 'The CSV file to read.', required: true }],
 };
 
-const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: { file: 'f-1' }, inputs: [], position: { x: 0, y: 0 } };
-const keep: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'filter', name: 'Big ones', param_inputs: { condition: 'amount > 5' }, inputs: ['s-1'], position: { x: 0, y: 140 } };
+const load: StepOut = {
+  id: 's-1',
+  workflow_id: 'w-1',
+  step_type: 'import_csv',
+  name: 'Load sales',
+  param_inputs: { file: 'f-1' },
+  inputs: [],
+  position: { x: 0, y: 0 },
+};
+const keep: StepOut = {
+  id: 's-2',
+  workflow_id: 'w-1',
+  step_type: 'filter',
+  name: 'Big ones',
+  param_inputs: { condition: 'amount > 5' },
+  inputs: ['s-1'],
+  position: { x: 0, y: 140 },
+};
 const withCondition = (condition: string): StepOut => ({ ...keep, param_inputs: { condition } });
 
 const nodeNamed = (name: string) => screen.getAllByTestId('step-node').find((n) => n.getAttribute('aria-label') === name)!;
@@ -55,7 +71,18 @@ describe('unsaved step settings', () => {
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
       http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
       http.get(api('/files/files/f-1'), () =>
-        HttpResponse.json({ type: 'file', id: 'f-1', name: 'sales.csv', folder_id: null, size: 2048, content_type: 'text/csv', checksum_sha256: 'a'.repeat(64), created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z', path: [] }),
+        HttpResponse.json({
+          type: 'file',
+          id: 'f-1',
+          name: 'sales.csv',
+          folder_id: null,
+          size: 2048,
+          content_type: 'text/csv',
+          checksum_sha256: 'a'.repeat(64),
+          created_at: '2026-11-01T00:00:00Z',
+          updated_at: '2026-11-01T00:00:00Z',
+          path: [],
+        }),
       ),
       http.patch(api('/workflow-steps/s-2/param-inputs/partial'), async ({ request }) => {
         const body = (await request.json()) as { param_inputs: Record<string, unknown> };

@@ -24,7 +24,9 @@ export const StepNode = memo(function StepNode({ data, selected, isConnectable }
       color="fg"
       rounded="xl"
       borderWidth="1px"
-      borderColor={selected ? 'brand.solid' : data.run?.state === 'failed' ? 'red.emphasized' : data.missing.length || data.needsInput ? 'orange.emphasized' : 'border'}
+      borderColor={
+        selected ? 'brand.solid' : data.run?.state === 'failed' ? 'red.emphasized' : data.missing.length || data.needsInput ? 'orange.emphasized' : 'border'
+      }
       shadow={selected ? '0 0 0 3px var(--chakra-colors-brand-muted), var(--chakra-shadows-md)' : 'sm'}
       transition="box-shadow 0.15s, border-color 0.15s"
       data-testid="step-node"
@@ -79,15 +81,7 @@ export const StepNode = memo(function StepNode({ data, selected, isConnectable }
             </Badge>
           )}
           {data.missing.length > 0 && (
-            <Badge
-              colorPalette="orange"
-              variant="subtle"
-              size="sm"
-              mt="1"
-              maxW="full"
-              title={missingText}
-              data-testid="step-needs-settings"
-            >
+            <Badge colorPalette="orange" variant="subtle" size="sm" mt="1" maxW="full" title={missingText} data-testid="step-needs-settings">
               <LuCircleAlert aria-hidden />
               <Text as="span" truncate>
                 {intl.formatMessage({ id: 'editor.node.needsSettings' })}

@@ -17,9 +17,25 @@ const filter = info('filter', 'Filter rows', 'transform', 1, 1);
 const dedupe = info('deduplicate', 'Remove duplicates', 'transform', 1, 1);
 
 const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load sales', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
-const http_: StepOut = { id: 's-2', workflow_id: 'w-1', step_type: 'deduplicate', name: 'Unique', param_inputs: {}, inputs: ['s-1'], position: { x: 0, y: 120 } };
+const http_: StepOut = {
+  id: 's-2',
+  workflow_id: 'w-1',
+  step_type: 'deduplicate',
+  name: 'Unique',
+  param_inputs: {},
+  inputs: ['s-1'],
+  position: { x: 0, y: 120 },
+};
 const keep: StepOut = { id: 's-3', workflow_id: 'w-1', step_type: 'filter', name: 'Big ones', param_inputs: {}, inputs: ['s-1'], position: { x: 0, y: 240 } };
-const other: StepOut = { id: 's-4', workflow_id: 'w-1', step_type: 'filter', name: 'Small ones', param_inputs: {}, inputs: ['s-2'], position: { x: 0, y: 240 } };
+const other: StepOut = {
+  id: 's-4',
+  workflow_id: 'w-1',
+  step_type: 'filter',
+  name: 'Small ones',
+  param_inputs: {},
+  inputs: ['s-2'],
+  position: { x: 0, y: 240 },
+};
 
 describe('tidying up the canvas', () => {
   let current: WorkflowOut;
@@ -31,7 +47,9 @@ describe('tidying up the canvas', () => {
     saved = new Map();
     server.use(
       http.get(api('/workflows/w-1'), () => HttpResponse.json(current)),
-      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [importCsv, filter, dedupe], total: 3, page: 1, page_size: 200, ranking: 'text' })),
+      http.get(api('/workflow-step-infos'), () =>
+        HttpResponse.json({ items: [importCsv, filter, dedupe], total: 3, page: 1, page_size: 200, ranking: 'text' }),
+      ),
       http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
       http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
@@ -39,7 +57,10 @@ describe('tidying up the canvas', () => {
         const body = (await request.json()) as { position: { x: number; y: number } };
         saved.set(String(params.stepId), body.position);
         const version = current.version + 1;
-        current = workflowWith(current.steps.map((s) => (s.id === params.stepId ? { ...s, position: body.position } : s)), version);
+        current = workflowWith(
+          current.steps.map((s) => (s.id === params.stepId ? { ...s, position: body.position } : s)),
+          version,
+        );
         return HttpResponse.json({ ...current.steps.find((s) => s.id === params.stepId), workflow_version: version });
       }),
     );

@@ -27,7 +27,11 @@ const importCsv: StepInfoOut = {
 const added: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Import CSV', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
 
 /** Workflow w-1 with these steps, one undo away from its previous state (or one redo from its next). */
-const workflowAt = (steps: StepOut[], version: number, canUndo: boolean): WorkflowOut => ({ ...workflowWith(steps, version), can_undo: canUndo, can_redo: !canUndo });
+const workflowAt = (steps: StepOut[], version: number, canUndo: boolean): WorkflowOut => ({
+  ...workflowWith(steps, version),
+  can_undo: canUndo,
+  can_redo: !canUndo,
+});
 
 describe('undoing a step that was just added while it is selected', () => {
   let current: WorkflowOut;

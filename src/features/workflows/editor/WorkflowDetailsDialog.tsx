@@ -9,7 +9,6 @@ import { useGetWorkflowInfoQuery, useUpdateWorkflowMutation } from '../workflows
 import { lookOf } from './categories';
 import type { VersionedWrite as Write } from '../versioning';
 
-
 /** Description and tags of a workflow, with what it holds and what a run is expected to cost. */
 export function WorkflowDetailsDialog({ workflow, write, open, onClose }: { workflow: WorkflowOut; write: Write; open: boolean; onClose: () => void }) {
   const intl = useIntl();
@@ -31,7 +30,15 @@ export function WorkflowDetailsDialog({ workflow, write, open, onClose }: { work
   };
 
   return (
-    <FormDialog open={open} maxW="lg" title={t('editor.details.title')} submitLabel={t('editor.details.save')} loading={isLoading} onSubmit={submit} onCancel={onClose}>
+    <FormDialog
+      open={open}
+      maxW="lg"
+      title={t('editor.details.title')}
+      submitLabel={t('editor.details.save')}
+      loading={isLoading}
+      onSubmit={submit}
+      onCancel={onClose}
+    >
       <Stack gap="5">
         <DescriptionAndTagsFields description={description} onDescriptionChange={setDescription} tags={tags} onTagsChange={setTags} />
         {info && (

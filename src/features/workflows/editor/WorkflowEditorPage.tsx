@@ -334,7 +334,21 @@ export function WorkflowEditorPage() {
               </Center>
             )}
             {multi.length > 1 && (
-              <Flex position="absolute" top="3" left="50%" transform="translateX(-50%)" gap="3" align="center" bg="bg.panel" shadow="md" rounded="full" px="4" py="1.5" borderWidth="1px" zIndex="10">
+              <Flex
+                position="absolute"
+                top="3"
+                left="50%"
+                transform="translateX(-50%)"
+                gap="3"
+                align="center"
+                bg="bg.panel"
+                shadow="md"
+                rounded="full"
+                px="4"
+                py="1.5"
+                borderWidth="1px"
+                zIndex="10"
+              >
                 <Text textStyle="sm">{t('editor.selected', { count: multi.length })}</Text>
                 <Button size="xs" colorPalette="red" variant="subtle" rounded="full" onClick={() => onRemoveSteps(multi)}>
                   <LuTrash2 aria-hidden />

@@ -32,7 +32,10 @@ function missingParams(step: StepOut, info: NodeTypeInfo | undefined): string[] 
   return info ? missingRequired(info.params, step.param_inputs).map((p) => p.label) : [];
 }
 
-export type NodeCache = Map<string, { step: StepOut; info: NodeTypeInfo | undefined; selected: boolean; unsaved: boolean; run: StepRun | undefined; node: StepFlowNode }>;
+export type NodeCache = Map<
+  string,
+  { step: StepOut; info: NodeTypeInfo | undefined; selected: boolean; unsaved: boolean; run: StepRun | undefined; node: StepFlowNode }
+>;
 
 const NO_RUNS: ReadonlyMap<string, StepRun> = new Map();
 
@@ -79,9 +82,7 @@ export function deriveNodes(
 export const edgeId = (source: string, target: string) => `${source}->${target}`;
 
 export function deriveEdges(steps: StepOut[]): Edge[] {
-  return steps.flatMap((step) =>
-    step.inputs.map((input, index) => ({ id: edgeId(input, step.id), source: input, target: step.id, data: { index } })),
-  );
+  return steps.flatMap((step) => step.inputs.map((input, index) => ({ id: edgeId(input, step.id), source: input, target: step.id, data: { index } })));
 }
 
 /** The inputs a step gets when `source` is connected to it: a one-input step swaps its input. */

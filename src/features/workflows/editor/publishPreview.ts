@@ -12,7 +12,10 @@ const WHOLE_VARIABLE = /^\s*\{\{\s*var\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$/;
 
 export type LeftEmpty = { kind: 'param'; step: string; param: string } | { kind: 'variable'; variable: string };
 
-export function leftEmptyOnPublish(workflow: Pick<WorkflowOut, 'steps' | 'variables'>, catalogue: ReadonlyMap<string, Pick<StepInfoOut, 'params'>> | undefined): LeftEmpty[] {
+export function leftEmptyOnPublish(
+  workflow: Pick<WorkflowOut, 'steps' | 'variables'>,
+  catalogue: ReadonlyMap<string, Pick<StepInfoOut, 'params'>> | undefined,
+): LeftEmpty[] {
   const found: LeftEmpty[] = [];
   const variables = new Set<string>();
   for (const step of workflow.steps) {

@@ -43,7 +43,13 @@ interface Field {
   description: string;
 }
 const MAX_FIELDS = 50;
-const FIELD_COLUMN_TYPES: Record<FieldType, AppendedColumn['type']> = { text: 'VARCHAR', integer: 'BIGINT', number: 'DOUBLE', boolean: 'BOOLEAN', list: 'JSON' };
+const FIELD_COLUMN_TYPES: Record<FieldType, AppendedColumn['type']> = {
+  text: 'VARCHAR',
+  integer: 'BIGINT',
+  number: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  list: 'JSON',
+};
 const FIELD_SCHEMAS: Record<FieldType, JSONSchema7> = {
   text: { type: ['string', 'null'] },
   integer: { type: ['integer', 'null'] },
@@ -60,7 +66,8 @@ function fieldsParam(params: ParamValues, name: string): Field[] {
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw paramProblem([name, i], 'server.params.json');
     const { name: column, type = 'text', description = '' } = item as Record<string, unknown>;
     const checked = newColumnName(column, [name, i, 'name']);
-    if (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type)) throw paramProblem([name, i, 'type'], 'server.params.enum', { values: FIELD_TYPES.join(', ') });
+    if (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type))
+      throw paramProblem([name, i, 'type'], 'server.params.enum', { values: FIELD_TYPES.join(', ') });
     if (typeof description !== 'string' || description.length > 1000) throw paramProblem([name, i, 'description'], 'server.params.string');
     return { name: checked, type: type as FieldType, description };
   });
@@ -86,17 +93,23 @@ function checkFields(fields: Field[], value: unknown): string | null {
     const v = object[f.name];
     if (v === null) continue;
     const ok =
-      f.type === 'text' ? typeof v === 'string'
-      : f.type === 'integer' ? typeof v === 'number' && Number.isInteger(v)
-      : f.type === 'number' ? typeof v === 'number' && Number.isFinite(v)
-      : f.type === 'boolean' ? typeof v === 'boolean'
-      : Array.isArray(v) && v.every((x) => typeof x === 'string');
-    if (!ok) return `the field "${f.name}" must be ${f.type === 'list' ? 'a list of texts' : f.type === 'integer' ? 'a whole number' : `a ${f.type}`} or null, not ${JSON.stringify(v).slice(0, 100)}`;
+      f.type === 'text'
+        ? typeof v === 'string'
+        : f.type === 'integer'
+          ? typeof v === 'number' && Number.isInteger(v)
+          : f.type === 'number'
+            ? typeof v === 'number' && Number.isFinite(v)
+            : f.type === 'boolean'
+              ? typeof v === 'boolean'
+              : Array.isArray(v) && v.every((x) => typeof x === 'string');
+    if (!ok)
+      return `the field "${f.name}" must be ${f.type === 'list' ? 'a list of texts' : f.type === 'integer' ? 'a whole number' : `a ${f.type}`} or null, not ${JSON.stringify(v).slice(0, 100)}`;
   }
   return null;
 }
 
-const describeFields = (fields: Field[]) => fields.map((f) => `- ${f.name} (${f.type === 'list' ? 'list of texts' : f.type})${f.description ? `: ${f.description}` : ''}`).join('\n');
+const describeFields = (fields: Field[]) =>
+  fields.map((f) => `- ${f.name} (${f.type === 'list' ? 'list of texts' : f.type})${f.description ? `: ${f.description}` : ''}`).join('\n');
 
 // ---- prompts ----
 
@@ -149,17 +162,33 @@ function chatRunner(stepType: string, plan: (input: Column[], params: ParamValue
       // Without a model the step fails here, before any record is called.
       const chat = ctx.ai.chat(p.common.model ?? undefined);
       if (records.length === 0) return { rows: [] };
-      return perRecord(ctx, records, p.common, p.added.filter((c) => c.name !== p.common.errorColumn), async (record, signal) => {
-        const ask = p.ask(record, ctx.vars);
-        if (!ask) return { values: {} };
-        const key = cacheKey({ step: stepType, model: chat.id, system: ask.system, prompt: ask.prompt, schema: ask.schema?.json ?? null, temperature: ask.temperature, maxTokens: ask.maxTokens });
-        const cached = (await ctx.ai.cache.get([key])).get(key);
-        if (cached !== undefined) return { values: p.values(cached.answer), ...paidHere(ctx, cached) };
-        const id = String(record[RECORD_ID]);
-        const answer = await askChat(ctx, chat, ask, signal, `record “${id}”`);
-        await ctx.ai.cache.put([{ key, modelId: chat.id, answer: answer.value, stepRunId: ctx.stepRunId, recordId: id, tokensIn: answer.tokensIn, tokensOut: answer.tokensOut }]);
-        return { values: p.values(answer.value), tokens: [answer.tokensIn, answer.tokensOut] };
-      });
+      return perRecord(
+        ctx,
+        records,
+        p.common,
+        p.added.filter((c) => c.name !== p.common.errorColumn),
+        async (record, signal) => {
+          const ask = p.ask(record, ctx.vars);
+          if (!ask) return { values: {} };
+          const key = cacheKey({
+            step: stepType,
+            model: chat.id,
+            system: ask.system,
+            prompt: ask.prompt,
+            schema: ask.schema?.json ?? null,
+            temperature: ask.temperature,
+            maxTokens: ask.maxTokens,
+          });
+          const cached = (await ctx.ai.cache.get([key])).get(key);
+          if (cached !== undefined) return { values: p.values(cached.answer), ...paidHere(ctx, cached) };
+          const id = String(record[RECORD_ID]);
+          const answer = await askChat(ctx, chat, ask, signal, `record “${id}”`);
+          await ctx.ai.cache.put([
+            { key, modelId: chat.id, answer: answer.value, stepRunId: ctx.stepRunId, recordId: id, tokensIn: answer.tokensIn, tokensOut: answer.tokensOut },
+          ]);
+          return { values: p.values(answer.value), tokens: [answer.tokensIn, answer.tokensOut] };
+        },
+      );
     },
   };
 }
@@ -200,7 +229,13 @@ export const aiPromptRunner = chatRunner('ai_prompt', (input, stored, vars) => {
   return {
     common,
     added,
-    ask: (record, v) => ({ system, prompt: renderPrompt(template, { record, vars: v }), temperature, maxTokens, ...(fields ? { schema: { json: fieldsSchema(fields), check: (value: unknown) => checkFields(fields, value) } } : {}) }),
+    ask: (record, v) => ({
+      system,
+      prompt: renderPrompt(template, { record, vars: v }),
+      temperature,
+      maxTokens,
+      ...(fields ? { schema: { json: fieldsSchema(fields), check: (value: unknown) => checkFields(fields, value) } } : {}),
+    }),
     values: (answer) => (fields ? pick(fields, answer) : { [answerColumn]: typeof answer === 'string' ? answer : asText(answer) }),
   };
 });
@@ -232,13 +267,20 @@ export const aiClassifyRunner = chatRunner('ai_classify', (input, stored, vars) 
   if (typeof params.multi_label !== 'boolean') throw paramProblem(['multi_label'], 'server.params.boolean');
   const multi = params.multi_label;
   const output = newColumnName(params.output_column, ['output_column']);
-  const added = checkAdded(input, withError(common, [{ name: output, type: multi ? 'JSON' : 'VARCHAR' }]), (c) => [c.name === common.errorColumn ? 'error_column' : 'output_column']);
+  const added = checkAdded(input, withError(common, [{ name: output, type: multi ? 'JSON' : 'VARCHAR' }]), (c) => [
+    c.name === common.errorColumn ? 'error_column' : 'output_column',
+  ]);
   const list = labels.map((l) => `- ${l}`).join('\n');
   const system = multi
     ? `${DATA_RULE}\nClassify the text into every label that applies, from this list only (an empty list when none does):\n${list}\nAnswer with a JSON object {"labels": [...]}.`
     : `${DATA_RULE}\nClassify the text into exactly one label from this list only:\n${list}\nAnswer with a JSON object {"label": "..."}.`;
   const json: JSONSchema7 = multi
-    ? { type: 'object', properties: { labels: { type: 'array', items: { type: 'string', enum: labels }, uniqueItems: true } }, required: ['labels'], additionalProperties: false }
+    ? {
+        type: 'object',
+        properties: { labels: { type: 'array', items: { type: 'string', enum: labels }, uniqueItems: true } },
+        required: ['labels'],
+        additionalProperties: false,
+      }
     : { type: 'object', properties: { label: { type: 'string', enum: labels } }, required: ['label'], additionalProperties: false };
   const check = (value: unknown): string | null => {
     const o = value as Record<string, unknown> | null;
@@ -249,7 +291,9 @@ export const aiClassifyRunner = chatRunner('ai_classify', (input, stored, vars) 
       const bad = chosen.find((l) => typeof l !== 'string' || !labels.includes(l));
       return bad === undefined ? null : `${JSON.stringify(bad).slice(0, 100)} is not one of the labels: ${labels.join(', ')}`;
     }
-    return typeof o.label === 'string' && labels.includes(o.label) ? null : `${JSON.stringify(o.label ?? null).slice(0, 100)} is not one of the labels: ${labels.join(', ')}`;
+    return typeof o.label === 'string' && labels.includes(o.label)
+      ? null
+      : `${JSON.stringify(o.label ?? null).slice(0, 100)} is not one of the labels: ${labels.join(', ')}`;
   };
   return {
     common,
@@ -258,7 +302,13 @@ export const aiClassifyRunner = chatRunner('ai_classify', (input, stored, vars) 
       const text = valueOf(record, column);
       if (isEmptyText(text)) return null;
       const extra = instructions.trim() ? `${renderPrompt(instructions, { record, vars: v })}\n\n` : '';
-      return { system, prompt: `${extra}Text to classify:\n${dataBlock(column, asText(text))}`, temperature: 0, maxTokens: 200 + 20 * labels.length, schema: { json, check } };
+      return {
+        system,
+        prompt: `${extra}Text to classify:\n${dataBlock(column, asText(text))}`,
+        temperature: 0,
+        maxTokens: 200 + 20 * labels.length,
+        schema: { json, check },
+      };
     },
     values: (answer) => {
       const o = (answer ?? {}) as Record<string, JsonValue>;
@@ -277,7 +327,14 @@ export const aiExtractRunner = chatRunner('ai_extract', (input, stored, vars) =>
   const fields = fieldsParam({ fields: rawFields }, 'fields');
   const instructions = textParam({ instructions: rawInstructions }, 'instructions', 2000, false);
   checkReferences(instructions, input, vars, ['instructions']);
-  const added = checkAdded(input, withError(common, fields.map((f) => ({ name: f.name, type: FIELD_COLUMN_TYPES[f.type] }))), (c) => [c.name === common.errorColumn ? 'error_column' : 'fields']);
+  const added = checkAdded(
+    input,
+    withError(
+      common,
+      fields.map((f) => ({ name: f.name, type: FIELD_COLUMN_TYPES[f.type] })),
+    ),
+    (c) => [c.name === common.errorColumn ? 'error_column' : 'fields'],
+  );
   const system = `${DATA_RULE}\nExtract these fields from the text; a field the text does not state is null (never guess):\n${describeFields(fields)}\nAnswer with only a JSON object with exactly these fields.`;
   const json = fieldsSchema(fields);
   return {
@@ -287,7 +344,13 @@ export const aiExtractRunner = chatRunner('ai_extract', (input, stored, vars) =>
       const text = valueOf(record, column);
       if (isEmptyText(text)) return null;
       const extra = instructions.trim() ? `${renderPrompt(instructions, { record, vars: v })}\n\n` : '';
-      return { system, prompt: `${extra}Text:\n${dataBlock(column, asText(text))}`, temperature: 0, maxTokens: 4000, schema: { json, check: (value: unknown) => checkFields(fields, value) } };
+      return {
+        system,
+        prompt: `${extra}Text:\n${dataBlock(column, asText(text))}`,
+        temperature: 0,
+        maxTokens: 4000,
+        schema: { json, check: (value: unknown) => checkFields(fields, value) },
+      };
     },
     values: (answer) => pick(fields, answer),
   };
@@ -316,7 +379,9 @@ export const aiSummarizeRunner = chatRunner('ai_summarize', (input, stored, vars
   if (!style) throw paramProblem(['style'], 'server.params.enum', { values: Object.keys(SUMMARY_STYLES).join(', ') });
   const language = textParam(params, 'language', 100, false).trim();
   const output = newColumnName(params.output_column, ['output_column']);
-  const added = checkAdded(input, withError(common, [{ name: output, type: 'VARCHAR' }]), (c) => [c.name === common.errorColumn ? 'error_column' : 'output_column']);
+  const added = checkAdded(input, withError(common, [{ name: output, type: 'VARCHAR' }]), (c) => [
+    c.name === common.errorColumn ? 'error_column' : 'output_column',
+  ]);
   const system =
     `${DATA_RULE}\nSummarise the text in ${length.words}. ${style} ` +
     `${language ? `Write the summary in ${language}.` : 'Write the summary in the language of the text.'} Answer with the summary only.`;
@@ -345,7 +410,9 @@ function embedPlan(input: Column[], stored: ParamValues, vars: Vars | undefined)
   const common = commonParams(params);
   const model = textParam(params, 'model', 200, true).trim();
   const output = newColumnName(params.output_column, ['output_column']);
-  const added = checkAdded(input, withError(common, [{ name: output, type: 'DOUBLE[]' }]), (c) => [c.name === common.errorColumn ? 'error_column' : 'output_column']);
+  const added = checkAdded(input, withError(common, [{ name: output, type: 'DOUBLE[]' }]), (c) => [
+    c.name === common.errorColumn ? 'error_column' : 'output_column',
+  ]);
   return { column, common, model, output, added };
 }
 
@@ -390,7 +457,15 @@ export const aiEmbedRunner: PerRecordRunner = {
         for (const [id, text] of texts) if (!firstRecord.has(text)) firstRecord.set(text, id);
         for (const text of missing) paid.set(text, { tokens: Math.round((tokens * text.length) / chars), recordId: firstRecord.get(text)! });
         await ctx.ai.cache.put(
-          missing.map((text, i) => ({ key: keyOf(text), modelId: embedding.id, answer: result.embeddings[i], stepRunId: ctx.stepRunId, recordId: paid.get(text)!.recordId, tokensIn: paid.get(text)!.tokens, tokensOut: 0 })),
+          missing.map((text, i) => ({
+            key: keyOf(text),
+            modelId: embedding.id,
+            answer: result.embeddings[i],
+            stepRunId: ctx.stepRunId,
+            recordId: paid.get(text)!.recordId,
+            tokensIn: paid.get(text)!.tokens,
+            tokensOut: 0,
+          })),
         );
       } catch (err) {
         if (!(err instanceof RecordFailed)) throw err;

@@ -109,7 +109,8 @@ export function valueOf(record: JsonRecord, name: string): JsonValue {
 }
 
 /** Columns of a batch's records, for checks that only need the names. */
-export const columnsOf = (records: readonly JsonRecord[]): Column[] => [...new Set(records.flatMap((r) => Object.keys(r)))].map((name) => ({ name, type: 'UNKNOWN' }));
+export const columnsOf = (records: readonly JsonRecord[]): Column[] =>
+  [...new Set(records.flatMap((r) => Object.keys(r)))].map((name) => ({ name, type: 'UNKNOWN' }));
 
 export const cacheKey = (parts: unknown) => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 
@@ -174,7 +175,8 @@ export async function withModelRetries<T>(ctx: RunContext, signal: AbortSignal, 
       const failure: ModelFailure = timeout.aborted
         ? { kind: 'unavailable', status: null, retryAfterMs: null, detail: `no answer within ${Math.round(ctx.ai.timeoutMs / 1000)} s`, retryable: true }
         : describeModelFailure(err);
-      if (failure.kind === 'auth') throw new StepRunFailed(failureText(failure), null, { key: FAILURE_KEYS.auth, values: { detail: failure.detail, status: failure.status ?? '—' } });
+      if (failure.kind === 'auth')
+        throw new StepRunFailed(failureText(failure), null, { key: FAILURE_KEYS.auth, values: { detail: failure.detail, status: failure.status ?? '—' } });
       const wait = failure.retryAfterMs ?? (ctx.ai.retryBackoffMs ?? BACKOFF_MS) * 2 ** (attempt - 1) * (0.75 + Math.random() / 2);
       if (!failure.retryable || attempt >= MAX_ATTEMPTS || wait > MAX_RETRY_WAIT_MS) throw new RecordFailed(failureText(failure));
       ctx.log(`${label}: attempt ${attempt} got ${failure.kind}${failure.status ? ` (${failure.status})` : ''}, retrying in ${Math.round(wait)} ms`);
@@ -227,7 +229,9 @@ export async function askChat(ctx: RunContext, chat: ChatModel, ask: ChatAsk, si
   });
   for (let round = 1; ; round++) {
     try {
-      const result = await withModelRetries(ctx, signal, label, (abortSignal) => generateText({ ...base, messages, abortSignal, output: Output.object({ schema }) }));
+      const result = await withModelRetries(ctx, signal, label, (abortSignal) =>
+        generateText({ ...base, messages, abortSignal, output: Output.object({ schema }) }),
+      );
       count(result.usage);
       return { value: result.output, tokensIn, tokensOut };
     } catch (err) {
@@ -255,7 +259,7 @@ export async function askChat(ctx: RunContext, chat: ChatModel, ask: ChatAsk, si
 function invalidReason(err: NoObjectGeneratedError): string {
   const cause = err.cause as { cause?: unknown; message?: string } | undefined;
   const inner = cause?.cause instanceof Error ? cause.cause.message : undefined;
-  const text = inner ?? (err.text === undefined || err.text === '' ? 'the answer was empty' : cause?.message ?? err.message);
+  const text = inner ?? (err.text === undefined || err.text === '' ? 'the answer was empty' : (cause?.message ?? err.message));
   return text.replace(/\s+/g, ' ').slice(0, 500);
 }
 

@@ -69,7 +69,9 @@ describe('the code step', () => {
   });
 
   it('fails the batch on a thrown error with its message, record and line', async () => {
-    const error = await failure(runner.processBatch(testRunContext(), people, { code: 'if (record.name === "Lin") {\n  throw new Error("too young");\n}\nreturn record;' }));
+    const error = await failure(
+      runner.processBatch(testRunContext(), people, { code: 'if (record.name === "Lin") {\n  throw new Error("too young");\n}\nreturn record;' }),
+    );
     expect(error.values).toEqual({ reason: 'The code threw Error: too young (record “id-2”, number 2 of its batch, line 2)' });
   });
 
@@ -89,7 +91,9 @@ describe('the code step', () => {
 
   it('stops one long built-in call at the time limit too (a hard stop)', async () => {
     const started = Date.now();
-    const error = await failure(runner.processBatch(testRunContext(), people, { code: 'return { i: Array.prototype.indexOf.call({ length: 1e10 }, 1) };', timeout_ms: 200 }));
+    const error = await failure(
+      runner.processBatch(testRunContext(), people, { code: 'return { i: Array.prototype.indexOf.call({ length: 1e10 }, 1) };', timeout_ms: 200 }),
+    );
     expect(error.values.reason).toBe('The code ran longer than its limit of 0.2 s for one batch');
     expect(Date.now() - started).toBeLessThan(3000);
   });
@@ -101,7 +105,9 @@ describe('the code step', () => {
   });
 
   it('checks its params before running', () => {
-    expect(() => runner.outputColumns([[{ name: '_id', type: 'VARCHAR' }]], { code: 'return record;', timeout_ms: 50 })).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ key: 'server.params.minimum', loc: ['timeout_ms'] })] }));
+    expect(() => runner.outputColumns([[{ name: '_id', type: 'VARCHAR' }]], { code: 'return record;', timeout_ms: 50 })).toThrow(
+      expect.objectContaining({ problems: [expect.objectContaining({ key: 'server.params.minimum', loc: ['timeout_ms'] })] }),
+    );
     expect(runner.outputColumns([[{ name: '_id', type: 'VARCHAR' }]], { code: 'return record;' })).toEqual([]);
   });
 });

@@ -58,7 +58,9 @@ const recordName = (records: readonly JsonRecord[], index: number): string => {
 
 /** A sandbox failure as the step's failure: the English text (it goes to the run's log) plus the record and line. */
 function stepFailure(err: SandboxError, records: readonly JsonRecord[]): StepRunFailed {
-  const where = [err.recordIndex === undefined ? null : recordName(records, err.recordIndex), err.line === undefined ? null : `line ${err.line}`].filter(Boolean);
+  const where = [err.recordIndex === undefined ? null : recordName(records, err.recordIndex), err.line === undefined ? null : `line ${err.line}`].filter(
+    Boolean,
+  );
   const text = translate('en', err.key, err.values);
   return new StepRunFailed(where.length ? `${text} (${where.join(', ')})` : text, err);
 }
@@ -109,13 +111,21 @@ export function createCodeRunner(options: { pool?: SandboxPool } = {}): PerRecor
       if (ctx.signal.aborted) throw aborted(ctx.signal);
       let result;
       try {
-        result = await pool().runBatch({ code: plan.code, mode: plan.mode, limits: { timeoutMs: plan.timeoutMs }, records, vars: jsonVars(ctx.vars), signal: ctx.signal });
+        result = await pool().runBatch({
+          code: plan.code,
+          mode: plan.mode,
+          limits: { timeoutMs: plan.timeoutMs },
+          records,
+          vars: jsonVars(ctx.vars),
+          signal: ctx.signal,
+        });
       } catch (err) {
         if (err instanceof SandboxError) throw stepFailure(err, records);
         throw err;
       }
       for (const line of result.logs) ctx.log(logLine(line, records));
-      if (result.droppedLogLines > 0) ctx.log(`${result.droppedLogLines} more console lines of this batch were not kept (at most ${result.logs.length} per batch)`);
+      if (result.droppedLogLines > 0)
+        ctx.log(`${result.droppedLogLines} more console lines of this batch were not kept (at most ${result.logs.length} per batch)`);
       return { rows: withIdentity(result.records, records) };
     },
   };

@@ -35,7 +35,14 @@ beforeAll(async () => {
           return res.end('plain 文本');
         case '/echo':
           res.setHeader('content-type', 'application/json');
-          return res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization ?? null, type: req.headers['content-type'] ?? null, body: Buffer.concat(chunks).toString('utf8') }));
+          return res.end(
+            JSON.stringify({
+              method: req.method,
+              auth: req.headers.authorization ?? null,
+              type: req.headers['content-type'] ?? null,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
         case '/busy':
           res.statusCode = n === 1 ? 429 : 200;
           if (n === 1) res.setHeader('retry-after', '1');
@@ -146,10 +153,14 @@ describe('the HTTP request step', () => {
   }, 10_000);
 
   it('keeps going past a 500 with continue_on_error: the error in the row, the id in failedIds', async () => {
-    const out = await runner.processBatch(testRunContext({ http: allowed }), [
-      { _id: 'r1', path: 'broken' },
-      { _id: 'r2', path: 'text' },
-    ], { url: `${base}/{{field.path}}`, method: 'POST' });
+    const out = await runner.processBatch(
+      testRunContext({ http: allowed }),
+      [
+        { _id: 'r1', path: 'broken' },
+        { _id: 'r2', path: 'text' },
+      ],
+      { url: `${base}/{{field.path}}`, method: 'POST' },
+    );
     expect(out.failedIds).toEqual(['r1']);
     expect(out.rows).toEqual([
       { _id: 'r1', response: { error: 'boom' }, response_status: 500, response_error: '127.0.0.1 answered with HTTP status 500.' },
@@ -167,7 +178,11 @@ describe('the HTTP request step', () => {
   });
 
   it('fails the batch on the first error without continue_on_error', async () => {
-    const run = runner.processBatch(testRunContext({ http: allowed }), [{ _id: 'r1', path: 'broken' }], { url: `${base}/{{field.path}}`, method: 'POST', continue_on_error: false });
+    const run = runner.processBatch(testRunContext({ http: allowed }), [{ _id: 'r1', path: 'broken' }], {
+      url: `${base}/{{field.path}}`,
+      method: 'POST',
+      continue_on_error: false,
+    });
     await expect(run).rejects.toBeInstanceOf(StepRunFailed);
     await expect(run).rejects.toMatchObject({ values: { reason: 'record “r1”: 127.0.0.1 answered with HTTP status 500.' } });
   });
@@ -180,7 +195,9 @@ describe('the HTTP request step', () => {
 
   it('refuses 127.0.0.1 when the operator has not allowed private addresses', async () => {
     const out = await runner.processBatch(testRunContext({ http: strict }), records.slice(0, 1), { url: `${base}/text` });
-    expect(out.rows[0].response_error).toBe('Calls to 127.0.0.1 are not allowed: it leads to a private, local or reserved address (127.0.0.1). An administrator can allow it with HTTP_STEPS_ALLOWED_HOSTS.');
+    expect(out.rows[0].response_error).toBe(
+      'Calls to 127.0.0.1 are not allowed: it leads to a private, local or reserved address (127.0.0.1). An administrator can allow it with HTTP_STEPS_ALLOWED_HOSTS.',
+    );
     expect(hits.size).toBe(0);
   });
 
@@ -206,6 +223,13 @@ describe('the HTTP request step', () => {
     expect(problem({ url: `${base}/x`, output_column: 'Customer' })).toEqual([['server.steps.duplicateOutput', ['output_column']]]);
     expect(problem({ url: `${base}/x`, headers: { 'X-A': '{{field.nope}}' } })).toEqual([['server.steps.unknownColumn', ['headers', 'X-A']]]);
     expect(() => runner.outputColumns([[...input, { name: 'response_status', type: 'BIGINT' }]], { url: 'https://x.test' })).toThrow(StepParamsInvalid);
-    expect(runner.outputColumns([input], { url: 'https://x.test/{{field.customer}}' }).map((c) => c.name)).toEqual(['_id', 'customer', 'age', 'response', 'response_status', 'response_error']);
+    expect(runner.outputColumns([input], { url: 'https://x.test/{{field.customer}}' }).map((c) => c.name)).toEqual([
+      '_id',
+      'customer',
+      'age',
+      'response',
+      'response_status',
+      'response_error',
+    ]);
   });
 });

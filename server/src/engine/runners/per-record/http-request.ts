@@ -187,7 +187,12 @@ export const httpRequestRunner: PerRecordRunner = {
             await rate.take(stop.signal);
             return ctx.http.request({ ...request, timeoutMs: plan.timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES, signal: stop.signal });
           },
-          { method: plan.method, signal: stop.signal, onRetry: ({ attempt, delayMs, reason }) => ctx.log(`record “${String(id)}”: attempt ${attempt} got ${reason}, retrying in ${Math.round(delayMs)} ms`) },
+          {
+            method: plan.method,
+            signal: stop.signal,
+            onRetry: ({ attempt, delayMs, reason }) =>
+              ctx.log(`record “${String(id)}”: attempt ${attempt} got ${reason}, retrying in ${Math.round(delayMs)} ms`),
+          },
         );
         // A call that got an answer is work done, whatever it answered.
         ctx.usage({ kind: 'step.http_request.call', quantity: 1, key: String(id) });

@@ -10,7 +10,9 @@ const columns = [
 
 describe('per-record templates', () => {
   it('fills text with fields (matched without regard to case) and variables; null is empty, lists are JSON', () => {
-    expect(renderText('{{field.name}} is {{ field.age }}; {{field.tags}}; [{{field.none}}]; {{var.key}}', scope)).toBe('Ada "the first" is 36; ["a","b"]; []; k&1');
+    expect(renderText('{{field.name}} is {{ field.age }}; {{field.tags}}; [{{field.none}}]; {{var.key}}', scope)).toBe(
+      'Ada "the first" is 36; ["a","b"]; []; k&1',
+    );
   });
 
   it('URL-encodes values placed into a URL, but not the reference it starts with (a base or whole address)', () => {

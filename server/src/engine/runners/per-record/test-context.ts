@@ -33,7 +33,8 @@ export class MemoryAnswerCache implements AnswerCache {
     const found = new Map<string, CachedAnswer>();
     for (const key of keys) {
       const entry = this.entries.get(key);
-      if (entry) found.set(key, { answer: entry.answer, stepRunId: entry.stepRunId, recordId: entry.recordId, tokensIn: entry.tokensIn, tokensOut: entry.tokensOut });
+      if (entry)
+        found.set(key, { answer: entry.answer, stepRunId: entry.stepRunId, recordId: entry.recordId, tokensIn: entry.tokensIn, tokensOut: entry.tokensOut });
     }
     return found;
   }
