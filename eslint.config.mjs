@@ -2,7 +2,8 @@
 // `npm run lint`: typescript-eslint's recommended rules plus the project's layer rules
 // (docs/architecture.md, "Layers"). A layer rule's message says why the rule exists, so whoever
 // trips it learns where the code belongs instead of looking for a way round it.
-// server/src/lint.test.ts proves each layer rule still fires.
+// server/src/layers.test.ts proves each layer rule still fires.
+import path from 'node:path';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -29,6 +30,11 @@ const noHttpLayer = {
   message:
     'server/src/http and server/src/plugins are the HTTP layer, for routes and plugins: code below the routes takes plain values (a user id, a byte range) from its route instead.',
 };
+const noRoutes = {
+  regex: '\\.routes$',
+  message:
+    "A *.routes.ts is the HTTP layer: code below the routes must not reach back up into one (put what both need below, e.g. in the area's service or lib/, or in server/src/http if it speaks HTTP).",
+};
 const noHttpError = {
   regex: '(^|/)lib/http-error$',
   message:
@@ -39,6 +45,75 @@ const noHttpHelpers = {
   message:
     "A module's http-*.ts speaks HTTP (Range, Content-Disposition): the route parses the request and hands its service plain values (e.g. a byte range), so the service works the same outside HTTP.",
 };
+
+// ---- rules that need the importing file's own place (an area, a layer) ----
+
+const serverSrc = path.join(import.meta.dirname, 'server', 'src');
+const modulesDir = path.join(serverSrc, 'modules');
+
+/** The area (folder under server/src/modules) a server file belongs to, or null outside modules/. */
+function areaOf(file) {
+  const rel = path.relative(modulesDir, file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? null : rel.split(path.sep)[0];
+}
+
+const kyselyBuilders = /^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeQuery)$/;
+
+const layers = {
+  rules: {
+    // Another area's tables are that area's business: its service decides who may see or change a
+    // row, so a repository imported across areas skips those rules (and couples the two schemas).
+    'no-foreign-repository': {
+      meta: {
+        type: 'problem',
+        messages: {
+          foreign:
+            "The {{importer}} area may not import the {{area}} area's repository: an area's tables are reached only through that area's service (or a port: an interface the consumer declares and the composition wires), so the area's rules stay in one place.",
+        },
+        schema: [],
+      },
+      create(context) {
+        const importer = areaOf(context.filename);
+        if (importer === null) return {};
+        const check = (node) => {
+          const source = node.source?.value;
+          if (typeof source !== 'string' || !source.startsWith('.')) return;
+          const target = path.resolve(path.dirname(context.filename), source);
+          const area = areaOf(target);
+          if (area === null || area === importer || !/\.repository$/.test(path.basename(target).replace(/\.ts$/, ''))) return;
+          context.report({ node: node.source, messageId: 'foreign', data: { importer, area } });
+        };
+        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+      },
+    },
+    // The application database is spoken to in one layer, so a query is found, reviewed and
+    // indexed where its table lives. (DuckDB's SQL over datasets is the engine's own: no Kysely.)
+    'no-sql-outside-repositories': {
+      meta: {
+        type: 'problem',
+        messages: {
+          sql: 'Kysely queries and its `sql` tag (the application database) belong in a *.repository.ts of the area that owns the table (or server/src/db/, migrations): services and the rest call a repository method, so every query is found where its table lives.',
+        },
+        schema: [],
+      },
+      create(context) {
+        return {
+          ImportDeclaration(node) {
+            if (node.source.value !== 'kysely' || node.importKind === 'type') return;
+            const values = node.specifiers.filter((s) => s.type !== 'ImportSpecifier' || s.importKind !== 'type');
+            if (values.length > 0) context.report({ node, messageId: 'sql' });
+          },
+          'CallExpression > MemberExpression.callee'(node) {
+            if (node.property.type === 'Identifier' && kyselyBuilders.test(node.property.name)) context.report({ node: node.property, messageId: 'sql' });
+          },
+        };
+      },
+    },
+  },
+};
+
+/** Tests and their helpers set up and inspect the database directly, and build the whole app. */
+const testFiles = ['server/src/**/*.test.ts', 'server/src/test/**'];
 
 export default defineConfig(
   globalIgnores(['**/node_modules/', '**/dist/', '.cache/', 'public/', 'data/', 'coverage/']),
@@ -98,23 +173,44 @@ export default defineConfig(
     },
   },
 
-  // Below the routes: nothing of Fastify or HTTP. (lib/http-error.ts is the one piece of HTTP in
-  // lib/: it is what routes and plugins throw.)
-  {
-    files: [
-      'server/src/ai/**/*.ts',
-      'server/src/engine/**/*.ts',
-      'server/src/jobs/**/*.ts',
-      'server/src/mail/**/*.ts',
-      'server/src/lib/**/*.ts',
-      'server/src/storage/**/*.ts',
+  // Below the routes (services, repositories, engine, jobs, lib, mail, storage, ai, the worker, the
+  // CLI and every other module file): nothing of Fastify or HTTP. The HTTP layer is the routes,
+  // http/, plugins/, a module's http-*.ts helpers, lib/http-error.ts (what routes and plugins
+  // throw), and app.ts/server.ts, which assemble it.
+  ...[
+    { files: ['server/src/modules/**/*.ts'], patterns: [noFastify, noHttpLayer, noRoutes, noHttpError, noHttpHelpers] },
+    { files: ['server/src/**/*.ts'], ignores: ['server/src/modules/**'], patterns: [noFastify, noHttpLayer, noRoutes, noHttpError] },
+  ].map(({ files, ignores = [], patterns }) => ({
+    files,
+    ignores: [
+      ...ignores,
+      ...testFiles,
+      'server/src/modules/**/*.routes.ts',
+      'server/src/modules/**/*.schemas.ts',
+      'server/src/modules/**/http-*.ts',
+      'server/src/http/**',
+      'server/src/plugins/**',
+      'server/src/lib/http-error.ts',
+      'server/src/app.ts',
+      'server/src/server.ts',
     ],
-    ignores: ['server/src/lib/http-error.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noFastify, noHttpLayer, noHttpError] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+  })),
+
+  // Every server file: another area's tables only through its service (for the areas under
+  // modules/; jobs/ and plugins/ are not areas and sweep or authenticate over them); the application database
+  // only in repositories, db/ and migrations.
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: testFiles,
+    plugins: { layers },
+    rules: { 'layers/no-foreign-repository': 'error' },
   },
   {
-    files: ['server/src/modules/**/*.service.ts', 'server/src/modules/**/*.repository.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noFastify, noHttpLayer, noHttpError, noHttpHelpers] }] },
+    files: ['server/src/**/*.ts'],
+    ignores: [...testFiles, 'server/src/**/*.repository.ts', 'server/src/db/**'],
+    plugins: { layers },
+    rules: { 'layers/no-sql-outside-repositories': 'error' },
   },
 
   // Routes call their service and nothing below it.

@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { Config } from 'jest';
 
 // One Jest run, four projects: the React app in a DOM (web), the API server on a real SQLite file
-// (server), the same server suite on PostgreSQL + Redis when TEST_DATABASE_URL is set
-// (server-postgres), and the browser journeys in real Chromium (e2e).
+// (server), its test files that reach a database or Redis again on PostgreSQL + Redis when
+// TEST_DATABASE_URL is set (server-postgres), and the browser journeys in real Chromium (e2e).
+// docs/testing.md says how the run is arranged to be quick.
 
 // Node 20 cannot require() these ESM-only packages, so ts-jest compiles them too.
 const esmPackages = [
@@ -25,6 +26,7 @@ const esmPackages = [
   'statuses',
   'content-disposition',
   'cookie',
+  'eventsource-parser',
 ].join('|');
 
 // Ignore node_modules except the ESM packages above, wherever npm nested them
@@ -47,6 +49,9 @@ const web: Config = {
   moduleNameMapper: {
     // import.meta.env exists only under Vite; tests read the same settings from a plain module.
     '^(.*)/config/env$': '$1/config/env.jest',
+    // The build splits each catalog into the part of the first download and the rest
+    // (vite.config.ts); tests read the whole flat file either way.
+    '^(.*/i18n/[^/]+\\.json)\\?texts=(first|rest)$': '$1',
     '\\.(css|svg|png|jpg)$': '<rootDir>/src/test/file-stub.ts',
   },
   transform: { '^.+\\.(t|j)sx?$': tsJest('<rootDir>/src/tsconfig.jest.json'), '^.+\\.mjs$': tsJest('<rootDir>/src/tsconfig.jest.json') },
@@ -93,13 +98,15 @@ const serverSetup = '<rootDir>/server/src/test/setup.ts';
 const server: Config = {
   ...serverBase,
   displayName: 'server',
+  globalSetup: '<rootDir>/server/src/test/global-setup-sqlite.ts',
   setupFiles: ['<rootDir>/server/src/test/use-sqlite.ts', serverSetup],
 };
 
 const serverPostgres: Config = {
   ...serverBase,
   displayName: 'server-postgres',
-  testMatch: process.env.TEST_DATABASE_URL ? serverTestsUsingServices() : [],
+  testMatch: serverTestsUsingServices(),
+  globalSetup: '<rootDir>/server/src/test/global-setup-postgres.ts',
   setupFiles: ['<rootDir>/server/src/test/use-postgres.ts', serverSetup],
 };
 
