@@ -3,11 +3,9 @@ import formBody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config/config';
 import { frameworkErrorHandler } from './http/framework-errors';
-import { registerJobHandlers } from './jobs/handlers';
-import { startHousekeeping } from './jobs/housekeeping';
 import antiForgery from './plugins/anti-forgery';
 import authentication, { API_PREFIX } from './plugins/authentication';
-import database from './plugins/database';
+import core from './plugins/core';
 import errors from './plugins/errors';
 import inputBounds from './plugins/input-bounds';
 import mail from './plugins/mail';
@@ -16,12 +14,7 @@ import rateLimits from './plugins/rate-limits';
 import requestContext, { requestIdFrom } from './plugins/request-context';
 import securityHeaders from './plugins/security-headers';
 import webApp from './plugins/web-app';
-import storage from './plugins/storage';
-import datasets from './plugins/datasets';
 import datasetsRoutes from './modules/datasets/datasets.routes';
-import queue from './plugins/queue';
-import credits from './plugins/credits';
-import runs from './plugins/runs';
 import runsRoutes from './modules/runs/runs.routes';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
@@ -40,7 +33,8 @@ import contactRoutes from './modules/contact/contact.routes';
 import betaRoutes from './modules/beta/beta.routes';
 import videosRoutes from './modules/videos/videos.routes';
 import usageRoutes from './modules/usage/usage.routes';
-import { loadSecretBox, type SecretBox } from './lib/secret-box';
+import { openCore, type Core } from './composition';
+import type { SecretBox } from './lib/secret-box';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,20 +85,26 @@ function serverOptions(options: AppOptions, appOf: () => FastifyInstance): Fasti
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify(serverOptions(options, () => app)).withTypeProvider<TypeBoxTypeProvider>();
+  const parts = await openCore({ config: options.config, log: app.log, pgSchema: options.pgSchema, redisNamespace: options.redisNamespace });
+  try {
+    await register(app, options, parts);
+  } catch (err) {
+    await parts.close().catch(() => undefined);
+    throw err;
+  }
+  return app;
+}
+
+async function register(app: FastifyInstance, options: AppOptions, parts: Core): Promise<void> {
   app.decorate('config', options.config);
-  app.decorate('secrets', loadSecretBox(options.config.secretsKey, options.config.dataDir));
+  app.decorate('secrets', parts.secrets);
 
   await app.register(requestContext);
   await app.register(securityHeaders);
   await app.register(errors);
   await app.register(inputBounds);
-  await app.register(database, { pgSchema: options.pgSchema });
+  await app.register(core, { core: parts });
   await app.register(mail);
-  await app.register(storage);
-  await app.register(datasets);
-  await app.register(queue, { redisNamespace: options.redisNamespace });
-  await app.register(credits);
-  await app.register(runs, { redisNamespace: options.redisNamespace });
   await app.register(authentication);
   await app.register(antiForgery);
   await app.register(formBody);
@@ -131,12 +131,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(betaRoutes, { prefix: `${API_PREFIX}/beta-interest` });
   await app.register(videosRoutes, { prefix: `${API_PREFIX}/videos` });
   await app.register(usageRoutes, { prefix: API_PREFIX });
-
-  if (options.config.inProcessWorker) {
-    const stop = startHousekeeping(app.db, app.log, { storage: app.storage, datasetRetentionDays: options.config.datasets.retentionDays });
-    app.addHook('onClose', async () => stop());
-    registerJobHandlers(app.jobs, { db: app.db, storage: app.storage, log: app.log });
-  }
-
-  return app;
 }

@@ -75,6 +75,10 @@ describe('layer rules (npm run lint)', () => {
   const below = [
     'server/src/modules/x/x.service.ts',
     'server/src/modules/x/x.repository.ts',
+    'server/src/modules/x/x.ts',
+    'server/src/ai/x.ts',
+    'server/src/cli/x.ts',
+    'server/src/worker.ts',
     'server/src/engine/x.ts',
     'server/src/engine/step-types/x.ts',
     'server/src/jobs/x.ts',
@@ -83,8 +87,12 @@ describe('layer rules (npm run lint)', () => {
     'server/src/storage/x.ts',
   ];
 
-  it('keeps Fastify, the HTTP layer and HttpError out of services, repositories, engine, jobs, mail, lib and storage', async () => {
+  it('keeps Fastify, the HTTP layer, routes and HttpError out of every file below the routes', async () => {
     const imports = [
+      {
+        code: "import { agentTurnLimit } from '../conversations/conversations.routes';\nexport const l = agentTurnLimit;\n",
+        why: /A \*\.routes\.ts is the HTTP layer/,
+      },
       { code: "import type { FastifyRequest } from 'fastify';\nexport type R = FastifyRequest;\n", why: /must not depend on Fastify/ },
       { code: "import multipart from '@fastify/multipart';\nexport const m = multipart;\n", why: /must not depend on Fastify/ },
       { code: "import fp from 'fastify-plugin';\nexport const p = fp;\n", why: /must not depend on Fastify/ },
@@ -97,6 +105,99 @@ describe('layer rules (npm run lint)', () => {
     results.forEach((findings, n) => {
       const { why } = imports[n % imports.length];
       expect([cases[n].path, messages(findings)]).toEqual([cases[n].path, [expect.stringMatching(why)]]);
+    });
+  });
+
+  it('lets the HTTP layer (routes, schemas, http/, plugins, app.ts) use HTTP code', async () => {
+    const code =
+      "import { Id } from '../../http/common.schemas';\nimport type { FastifyReply } from 'fastify';\nexport const i = Id;\nexport type R = FastifyReply;\n";
+    const results = await lint(
+      [
+        'server/src/modules/x/x.routes.ts',
+        'server/src/modules/x/x.schemas.ts',
+        'server/src/modules/x/http-x.ts',
+        'server/src/http/x.ts',
+        'server/src/plugins/x.ts',
+        'server/src/app.ts',
+        'server/src/modules/x/x.test.ts',
+      ].map((file) => ({ path: file, code })),
+    );
+    for (const findings of results) expect(findings).toEqual([]);
+  });
+
+  it("keeps one area out of another area's repositories", async () => {
+    const why = /may not import the files area's repository/;
+    const [service, helper, typeOnly, reExport, deep, ownArea, nested, otherService, test] = await lint([
+      {
+        path: 'server/src/modules/clone/clone.service.ts',
+        code: "import { FilesRepository } from '../files/files.repository';\nexport const R = FilesRepository;\n",
+      },
+      {
+        path: 'server/src/modules/runs/user-files.ts',
+        code: "import { FoldersRepository } from '../files/folders.repository';\nexport const R = FoldersRepository;\n",
+      },
+      { path: 'server/src/modules/steps/steps.service.ts', code: "import type { FileRow } from '../files/files.repository';\nexport type R = FileRow;\n" },
+      { path: 'server/src/modules/usage/usage.service.ts', code: "export { FilesRepository } from '../files/files.repository';\n" },
+      {
+        path: 'server/src/modules/step-infos/embeddings/x.ts',
+        code: "import { FilesRepository } from '../../files/files.repository';\nexport const R = FilesRepository;\n",
+      },
+      { path: 'server/src/modules/files/files.service.ts', code: "import { FilesRepository } from './files.repository';\nexport const R = FilesRepository;\n" },
+      {
+        path: 'server/src/modules/step-infos/embeddings/x.ts',
+        code: "import { StepInfosRepository } from '../step-infos.repository';\nexport const R = StepInfosRepository;\n",
+      },
+      {
+        path: 'server/src/modules/clone/clone.service.ts',
+        code: "import { FileLookupsService } from '../files/file-lookups.service';\nexport const S = FileLookupsService;\n",
+      },
+      {
+        path: 'server/src/modules/clone/clone.test.ts',
+        code: "import { FilesRepository } from '../files/files.repository';\nexport const R = FilesRepository;\n",
+      },
+    ]);
+    for (const findings of [service, helper, typeOnly, reExport, deep])
+      expect(messages(findings)).toEqual([expect.stringMatching(new RegExp(`^layers/no-foreign-repository: .*${why.source}`))]);
+    for (const findings of [ownArea, nested, otherService, test]) expect(findings).toEqual([]);
+  });
+
+  it('keeps Kysely and its sql tag (the application database) in repositories, db/ and migrations', async () => {
+    const query = "import type { Db } from '../../db/database';\nexport const q = (db: Db) => db.selectFrom('users').selectAll().execute();\n";
+    const tag = "import { sql } from 'kysely';\nexport const s = sql`select 1`;\n";
+    const writes = [
+      "import type { Db } from '../../db/database';\nexport const q = (db: Db) => db.insertInto('users').values([]).execute();\n",
+      "import type { Db } from '../../db/database';\nexport const q = (db: Db) => db.updateTable('users').set({ name: 'x' }).execute();\n",
+      "import type { Db } from '../../db/database';\nexport const q = (db: Db) => db.deleteFrom('users').execute();\n",
+    ];
+    const outside = [
+      'server/src/modules/x/x.service.ts',
+      'server/src/modules/runs/x.ts',
+      'server/src/modules/usage/ledger.ts',
+      'server/src/jobs/x.ts',
+      'server/src/engine/x.ts',
+      'server/src/plugins/x.ts',
+      'server/src/modules/x/x.routes.ts',
+    ];
+    const inside = [
+      'server/src/modules/x/x.repository.ts',
+      'server/src/db/x.ts',
+      'server/src/db/migrations/099_x.ts',
+      'server/src/modules/x/x.test.ts',
+      'server/src/test/x.ts',
+    ];
+    const cases = [
+      ...outside.flatMap((file) => [query, tag, ...writes].map((code) => ({ path: file, code }))),
+      ...inside.flatMap((file) => [query, tag].map((code) => ({ path: file, code }))),
+      {
+        path: 'server/src/modules/x/x.service.ts',
+        code: "import type { Kysely } from 'kysely';\nimport { type Selectable } from 'kysely';\nexport type K = Kysely<object> | Selectable<object>;\n",
+      },
+    ];
+    const results = await lint(cases);
+    const why = /^layers\/no-sql-outside-repositories: Kysely queries and its `sql` tag/;
+    results.forEach((findings, n) => {
+      const flagged = n < outside.length * (2 + writes.length);
+      expect([cases[n].path, messages(findings).filter((m) => why.test(m)).length]).toEqual([cases[n].path, flagged ? 1 : 0]);
     });
   });
 
@@ -138,8 +239,10 @@ describe('layer rules (npm run lint)', () => {
     ]);
     const why = expect.stringMatching(/route → service → repository\/storage/);
     expect(messages(helper)).toEqual([why, why]);
-    expect(messages(query)).toEqual([why]);
-    expect(messages(repository)).toEqual([why]);
+    // The query is refused twice over: by this rule, and as SQL outside a repository.
+    expect(messages(query)).toEqual([why, expect.stringMatching(/^layers\/no-sql-outside-repositories: /)]);
+    // Another area's repository is refused twice over too: routes use no repository, areas no other area's.
+    expect(messages(repository)).toEqual([why, expect.stringMatching(/^layers\/no-foreign-repository: /)]);
     expect(messages(storage)).toEqual([why]);
     expect(wiring).toEqual([]);
   });

@@ -57,8 +57,9 @@ describe('queue configuration', () => {
 });
 
 describe('payments configuration', () => {
-  it('runs in test mode with three default packs until a Stripe key is given', () => {
+  it('sells nothing until a Stripe key is given or the test checkout asked for, with three default packs', () => {
     const { payments } = loadConfig({});
+    expect(payments.testCheckout).toBe(false);
     expect(payments.stripeSecretKey).toBeNull();
     expect(payments.stripeWebhookSecret).toBeNull();
     expect(payments.stripeApiBase).toBeNull();
@@ -114,8 +115,10 @@ describe('support and beta settings', () => {
 });
 
 describe('billing configuration', () => {
-  it('charges by default with 100 sign-up credits and the step types’ own prices', () => {
-    expect(loadConfig({}).billing).toEqual({ enabled: true, signupCredits: 100, stepPrices: {}, aiTokenPricePer1k: 0.02 });
+  it('charges with 100 sign-up credits and the step types’ own prices once credits can be bought', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    expect(loadConfig(stripe).billing).toEqual({ enabled: true, signupCredits: 100, stepPrices: {}, aiTokenPricePer1k: 0.02 });
+    expect(loadConfig({ STRIPE_TEST_CHECKOUT: 'true' }).billing.enabled).toBe(true);
     expect(
       loadConfig({ BILLING_ENABLED: 'false', BILLING_SIGNUP_CREDITS: '5', STEP_PRICES: '{"ai_prompt": 1.5, "code": 0}', AI_TOKEN_PRICE_PER_1K: '0.1' }).billing,
     ).toEqual({
@@ -124,6 +127,22 @@ describe('billing configuration', () => {
       stepPrices: { ai_prompt: 1.5, code: 0 },
       aiTokenPricePer1k: 0.1,
     });
+  });
+
+  it('is off on a default install: no credits to buy, so none to charge, and no free ones to give', () => {
+    expect(loadConfig({}).billing.enabled).toBe(false);
+    expect(loadConfig({}).payments.testCheckout).toBe(false);
+    expect(loadConfig({ BILLING_ENABLED: 'false', STRIPE_TEST_CHECKOUT: 'true' }).billing.enabled).toBe(false);
+  });
+
+  it('stops the start when billing is on with no way to buy credits, naming the ways out', () => {
+    for (const env of [{ BILLING_ENABLED: 'true' }, { BILLING_ENABLED: 'true', STRIPE_TEST_CHECKOUT: 'false' }]) {
+      expect(() => loadConfig(env)).toThrow(/BILLING_ENABLED=true needs a way to buy credits/);
+      expect(() => loadConfig(env)).toThrow(/BILLING_ENABLED=false/);
+      expect(() => loadConfig(env)).toThrow(/STRIPE_TEST_CHECKOUT=true/);
+    }
+    expect(loadConfig({ BILLING_ENABLED: 'true', STRIPE_TEST_CHECKOUT: 'true' }).payments.testCheckout).toBe(true);
+    expect(loadConfig({ BILLING_ENABLED: 'true', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).billing.enabled).toBe(true);
   });
 
   it('stops the start on prices it cannot read', () => {

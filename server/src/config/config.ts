@@ -81,9 +81,15 @@ export interface CreditPack {
 }
 
 export interface PaymentsConfig {
-  /** Stripe's secret key; without it payments run in test mode (the built-in test checkout). */
+  /** Stripe's secret key: credit packs are bought through Stripe Checkout. */
   stripeSecretKey: string | null;
-  /** The webhook endpoint's signing secret (whsec_…); in test mode one is derived from the secrets key when absent. */
+  /**
+   * STRIPE_TEST_CHECKOUT: without a Stripe key, the built-in test checkout, which hands out credits
+   * for nothing (development, tests, demos). Never implied: without a key and without this, nothing
+   * is on sale.
+   */
+  testCheckout: boolean;
+  /** The webhook endpoint's signing secret (whsec_…); for the test checkout one is derived from the secrets key when absent. */
   stripeWebhookSecret: string | null;
   /** A Stripe stand-in's URL (tests, local mocks): the SDK's host, port and protocol. Null: api.stripe.com. */
   stripeApiBase: string | null;
@@ -91,7 +97,10 @@ export interface PaymentsConfig {
 }
 
 export interface BillingConfig {
-  /** Off: no grant, no debits, no balance checks; runs are free. */
+  /**
+   * Off: no grant, no debits, no balance checks; runs are free. By default on exactly when credits
+   * can be bought (a Stripe key or the test checkout); on without either, the start stops.
+   */
   enabled: boolean;
   /** Credits granted once to each new account. */
   signupCredits: number;
@@ -131,7 +140,7 @@ export interface QueueConfig {
   backend: 'memory' | 'bullmq';
   /** Jobs of one kind running at once in one process (API with the in-process worker, or `npm run worker`). */
   concurrency: number;
-  /** Redis key prefix of the BullMQ queues. */
+  /** Redis key prefix of the installation: its BullMQ queues, run events and rate-limit counters. */
   prefix: string;
   /** BullMQ: how long a running job's lock lasts without renewal; a dead worker's job is retaken after about this. */
   lockDurationMs: number;
@@ -206,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const port = int(env.PORT, 8000, 'PORT');
   const root = path.resolve(__dirname, '../../..');
   const dataDir = path.resolve(env.DATA_DIR || path.join(root, 'data'));
+  const payments = paymentsConfig(env);
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
@@ -277,10 +287,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         .filter(Boolean),
     },
     queue: queueConfig(env),
-    payments: paymentsConfig(env),
+    payments,
     beta: { inviteOnly: bool(env.BETA_INVITE_ONLY, false) },
     contactRateLimitPerHour: Math.max(1, int(env.CONTACT_RATE_LIMIT_PER_HOUR, 5, 'CONTACT_RATE_LIMIT_PER_HOUR')),
-    billing: billingConfig(env),
+    billing: billingConfig(env, payments),
   };
   // A typo in the allow-list should stop the start, not surface as refused calls in some run later.
   new AddressPolicy(config.httpSteps);
@@ -290,7 +300,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 /** Credits up to a million per unit: a larger price is a typo, caught at start rather than on a bill. */
 const MAX_PRICE = 1_000_000;
 
-function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
+function billingConfig(env: NodeJS.ProcessEnv, payments: PaymentsConfig): BillingConfig {
+  // Credits someone can buy, or billing has nothing to sell. The default follows: a fresh clone's
+  // `npm start` (no Stripe key) runs free, as a self-hoster expects, instead of charging credits
+  // nobody can buy or (before) handing them out through a test checkout anyone could "pay".
+  const canBuyCredits = payments.stripeSecretKey !== null || payments.testCheckout;
+  const enabled = bool(env.BILLING_ENABLED, canBuyCredits);
+  if (enabled && !canBuyCredits)
+    throw new Error(
+      'BILLING_ENABLED=true needs a way to buy credits: set STRIPE_SECRET_KEY (with STRIPE_WEBHOOK_SECRET) for Stripe Checkout, ' +
+        'or BILLING_ENABLED=false to run without credits (self-hosting), ' +
+        'or STRIPE_TEST_CHECKOUT=true for the built-in test checkout, which gives credits away for nothing (development and tests only)',
+    );
   const price = (value: unknown, name: string): number => {
     const n = typeof value === 'string' ? Number(value) : value;
     if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_PRICE)
@@ -310,7 +331,7 @@ function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
     for (const [type, credits] of Object.entries(parsed)) stepPrices[type] = price(credits, `STEP_PRICES.${type}`);
   }
   return {
-    enabled: bool(env.BILLING_ENABLED, true),
+    enabled,
     signupCredits: env.BILLING_SIGNUP_CREDITS ? price(env.BILLING_SIGNUP_CREDITS, 'BILLING_SIGNUP_CREDITS') : 100,
     stepPrices,
     aiTokenPricePer1k: env.AI_TOKEN_PRICE_PER_1K ? price(env.AI_TOKEN_PRICE_PER_1K, 'AI_TOKEN_PRICE_PER_1K') : 0.02,
@@ -345,7 +366,15 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
   // Stripe would take the money and we would never hear of it: no webhook, no credits.
   if (stripeSecretKey && !stripeWebhookSecret)
     throw new Error("STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the webhook endpoint's signing secret), or purchases are never credited");
-  return { stripeSecretKey, stripeWebhookSecret, stripeApiBase: stripeApiBase(env.STRIPE_API_BASE), packs: creditPacks(env.CREDIT_PACKS) };
+  return {
+    stripeSecretKey,
+    // Asked for, never implied by a missing key: the test checkout credits whoever clicks "Pay".
+    // With a Stripe key it is not used (Stripe's checkout is the one that takes money).
+    testCheckout: bool(env.STRIPE_TEST_CHECKOUT, false),
+    stripeWebhookSecret,
+    stripeApiBase: stripeApiBase(env.STRIPE_API_BASE),
+    packs: creditPacks(env.CREDIT_PACKS),
+  };
 }
 
 function stripeApiBase(value: string | undefined): string | null {

@@ -14,6 +14,11 @@ import * as m011 from './migrations/011_deferred_datasets';
 import * as m012 from './migrations/012_credits_and_payments';
 import * as m013 from './migrations/013_support_beta_videos';
 import * as m015 from './migrations/015_payment_return_paths';
+import * as m016 from './migrations/016_run_state_reasons';
+import * as m017 from './migrations/017_file_row_counts';
+import * as m018 from './migrations/018_step_run_calls';
+import * as m019 from './migrations/019_visitor_beta_requests';
+import * as m020 from './migrations/020_run_started_by';
 
 /**
  * Migrations are code, listed here in order, so the compiled server and the tests run the same
@@ -37,6 +42,11 @@ const migrations: Record<string, DialectMigration> = {
   '012_credits_and_payments': m012,
   '013_support_beta_videos': m013,
   '015_payment_return_paths': m015,
+  '016_run_state_reasons': m016,
+  '017_file_row_counts': m017,
+  '018_step_run_calls': m018,
+  '019_visitor_beta_requests': m019,
+  '020_run_started_by': m020,
 };
 
 class StaticProvider implements MigrationProvider {

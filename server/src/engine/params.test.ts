@@ -1,5 +1,5 @@
 import { acceptsFile, defaultParams, isReference, referencesIn, validateParams, type ParamIssue } from './params';
-import { getStepType, stepTypes } from './step-types';
+import { getStepDescription, stepDescriptions } from './step-types';
 import type { ParamSpec, StepTypeDescription } from './step-types/step-type';
 
 /** A step type with one param of the given spec, so each ParamType is checked on its own. */
@@ -20,7 +20,7 @@ const keys = (spec: Partial<ParamSpec>, value: unknown) => check(spec, value).ma
 
 describe('defaultParams', () => {
   it('answers every default, as a copy', () => {
-    const dedupe = getStepType('deduplicate')!;
+    const dedupe = getStepDescription('deduplicate')!;
     const values = defaultParams(dedupe);
     expect(values).toEqual({ columns: [], keep: 'first', ignore_case: false });
     (values.columns as string[]).push('email');
@@ -28,7 +28,7 @@ describe('defaultParams', () => {
   });
 
   it('leaves out params without a default', () => {
-    expect(defaultParams(getStepType('filter')!)).toEqual({ mode: 'keep' });
+    expect(defaultParams(getStepDescription('filter')!)).toEqual({ mode: 'keep' });
   });
 });
 
@@ -58,7 +58,7 @@ describe('validateParams', () => {
       fills: [{ column: 'a', method: 'forward' }],
       paths: [{ path: '$.a', as: 'a' }],
     };
-    for (const type of stepTypes) {
+    for (const type of stepDescriptions) {
       const values = defaultParams(type);
       for (const p of type.params) if (p.required && values[p.name] === undefined) values[p.name] = sample[p.name];
       expect([type.id, validateParams(type, values, 'replace')]).toEqual([type.id, []]);
@@ -66,7 +66,7 @@ describe('validateParams', () => {
   });
 
   it('replace: reports missing required params and unknown ones', () => {
-    const filter = getStepType('filter')!;
+    const filter = getStepDescription('filter')!;
     expect(validateParams(filter, { mode: 'keep', colour: 'red' }, 'replace')).toEqual([
       { param: 'colour', key: 'server.params.unknown', values: { param: 'colour' } },
       { param: 'condition', key: 'server.params.required' },
@@ -75,7 +75,7 @@ describe('validateParams', () => {
   });
 
   it('merge: checks only the given params; null clears an optional one and is refused for a required one', () => {
-    const filter = getStepType('filter')!;
+    const filter = getStepDescription('filter')!;
     expect(validateParams(filter, { mode: 'remove' }, 'merge', { condition: 'a > 1' })).toEqual([]);
     expect(validateParams(filter, { mode: 'remove' }, 'merge', {})).toEqual([]);
     expect(validateParams(filter, { mode: null }, 'merge', { condition: 'a > 1' })).toEqual([]);
@@ -115,12 +115,22 @@ describe('validateParams', () => {
   });
 
   it('join: both key lists must pair up, also when only one of them changes', () => {
-    const join = getStepType('join')!;
+    const join = getStepDescription('join')!;
     expect(validateParams(join, { left_on: ['a', 'b'], right_on: ['x'] }, 'replace')).toEqual([
-      { param: 'right_on', key: 'server.params.sameLength', values: { other: 'left_on', count: 2 } },
+      {
+        param: 'right_on',
+        key: 'server.params.sameLength',
+        values: { count: 2 },
+        words: { other: { en: 'Key columns of the first table', 'zh-CN': '第一张表的键列' } },
+      },
     ]);
     expect(validateParams(join, { left_on: ['a', 'b'] }, 'merge', { left_on: ['a'], right_on: ['x'] })).toEqual([
-      { param: 'right_on', key: 'server.params.sameLength', values: { other: 'left_on', count: 2 } },
+      {
+        param: 'right_on',
+        key: 'server.params.sameLength',
+        values: { count: 2 },
+        words: { other: { en: 'Key columns of the first table', 'zh-CN': '第一张表的键列' } },
+      },
     ]);
     expect(validateParams(join, { right_on: ['x', 'y'] }, 'merge', { left_on: ['a', 'b'], right_on: ['x'] })).toEqual([]);
   });
@@ -200,12 +210,12 @@ describe('expression params', () => {
 
   it('code is JavaScript, not SQL: it is not parsed as an expression', () => {
     expect(keys({ type: 'code' }, 'if (record.a == 1) { return null; } return record; // done')).toEqual([]);
-    expect(getStepType('code')!.params.find((p) => p.name === 'code')!.type).toBe('code');
+    expect(getStepDescription('code')!.params.find((p) => p.name === 'code')!.type).toBe('code');
   });
 
   it('the examples the catalogue gives for conditions and formulas are valid', () => {
-    const filter = getStepType('filter')!;
-    const addColumn = getStepType('add_column')!;
+    const filter = getStepDescription('filter')!;
+    const addColumn = getStepDescription('add_column')!;
     for (const condition of ["price > 100 and status = 'paid'", "age >= 18 and country = 'NL'"]) {
       expect(filter.description + filter.params[0].help).toContain(condition);
       expect(validateParams(filter, { condition }, 'replace')).toEqual([]);
@@ -219,7 +229,7 @@ describe('expression params', () => {
 
 describe('acceptsFile', () => {
   it('takes a file whose name ends as the param accepts, in any case; without accept, any file', () => {
-    const csv = getStepType('import_csv')!.params.find((p) => p.name === 'file')!;
+    const csv = getStepDescription('import_csv')!.params.find((p) => p.name === 'file')!;
     expect(['customers.csv', 'Sales.CSV', ' a.csv '].map((name) => acceptsFile(csv, name))).toEqual([true, true, true]);
     expect(['notes.txt', 'csv', 'data.csv.zip'].map((name) => acceptsFile(csv, name))).toEqual([false, false, false]);
     expect(acceptsFile({}, 'anything.bin')).toBe(true);

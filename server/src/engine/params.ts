@@ -20,6 +20,18 @@ export interface ParamIssue {
   /** Catalog key of the message, e.g. `server.params.number`. */
   key: string;
   values?: Record<string, string | number>;
+  /** Values that are words per language (another param's label), put into the text in the reader's. */
+  words?: Record<string, { en: string; 'zh-CN'?: string }>;
+}
+
+/**
+ * A param's label as the step form shows it, in English and Chinese (the name when it has no label):
+ * what an error about it says, never the name the param inputs use (issue 11/13).
+ */
+export function paramLabel(type: Pick<StepTypeDescription, 'params' | 'i18n'>, name: string): { en: string; 'zh-CN'?: string } {
+  const en = type.params.find((p) => p.name === name)?.label ?? name;
+  const zh = type.i18n?.['zh-CN']?.params?.[name]?.label;
+  return zh ? { en, 'zh-CN': zh } : { en };
 }
 
 /**
@@ -94,7 +106,12 @@ export function validateParams(type: StepTypeDescription, values: ParamValues, m
     const mine = merged[spec.name];
     const theirs = merged[spec.same_length_as];
     if (Array.isArray(mine) && Array.isArray(theirs) && mine.length && theirs.length && mine.length !== theirs.length) {
-      issues.push({ param: spec.name, key: 'server.params.sameLength', values: { other: spec.same_length_as, count: theirs.length } });
+      issues.push({
+        param: spec.name,
+        key: 'server.params.sameLength',
+        values: { count: theirs.length },
+        words: { other: paramLabel(type, spec.same_length_as) },
+      });
     }
   }
   return issues;

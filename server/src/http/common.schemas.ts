@@ -33,7 +33,10 @@ export const ValidationErrorOut = Type.Object(
     errors: Type.Array(
       Type.Object({
         msg: Type.String(),
+        /** Where, for code: the request part, then the field as the API names it, e.g. ["body", "invitation_code"]. */
         loc: Type.Array(Type.Union([Type.String(), Type.Number()])),
+        /** The field as the user sees it, in their language, when the client cannot know it (a step's param, e.g. “File”). */
+        label: Type.Optional(Type.String()),
       }),
     ),
   },

@@ -6,7 +6,7 @@ import { setUserRole } from '../modules/users/set-role';
  * with and without a token: huge and malformed numbers, deep JSON, wrong types, a non-ASCII XSRF
  * cookie, over-long and undecodable path parameters, wrong content types. None may answer a 5xx,
  * and every error must be in the spec's shapes (§8): `{detail}` (with an optional modal) or
- * `{errors: [{msg, loc}]}` with `loc` starting at the request's part.
+ * `{errors: [{msg, loc}]}` with `loc` starting at the request's part (and maybe the field's `label`).
  */
 // Over Jest’s 5 s: thousands of garbage requests over every route (5–7 s on a loaded 2-core machine).
 jest.setTimeout(60_000);
@@ -224,8 +224,10 @@ function checkAnswer(label: string, status: number, body: string) {
     Array.isArray(errors) &&
     errors.length > 0 &&
     errors.every(
-      (e: { msg?: unknown; loc?: unknown }) =>
-        Object.keys(e).sort().join() === 'loc,msg' &&
+      (e: { msg?: unknown; loc?: unknown; label?: unknown }) =>
+        // `label`: the field as the user sees it, when the client cannot name it (decision 0065).
+        ['loc,msg', 'label,loc,msg'].includes(Object.keys(e).sort().join()) &&
+        (e.label === undefined || typeof e.label === 'string') &&
         typeof e.msg === 'string' &&
         Array.isArray(e.loc) &&
         ['body', 'query', 'path', 'header'].includes(e.loc[0]) &&

@@ -50,6 +50,7 @@ describe('dataset retention', () => {
         target_step_id: null,
         sample_size: null,
         state: 'succeeded',
+        started_by: 'user',
         created_at: at,
         updated_at: at,
       })

@@ -14,7 +14,7 @@ const BATCH = 500;
 export const ORPHAN_GRACE_MS = DAY_MS;
 /** Only snapshots: `datasets/<owner>/<id>.parquet` (metadata.ts, datasetKey). */
 const SNAPSHOT_KEY = /^datasets\/[^/]+\/[^/]+\.parquet$/;
-/** A deferred CSV import's own copy of its file (runners/sources.ts, csvCopyKey): it goes with its dataset. */
+/** A deferred CSV import's own copy of its file (engine/sources/csv-sniffing.ts, csvCopyKey): it goes with its dataset. */
 const CSV_COPY_KEY = /^datasets\/[^/]+\/[^/]+\.csv$/;
 const copyOf = (snapshotKey: string) => snapshotKey.replace(/\.parquet$/, '.csv');
 

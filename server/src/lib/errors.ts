@@ -1,4 +1,4 @@
-import type { MessageValues } from '../i18n/messages';
+import type { Language, MessageValues } from '../i18n/messages';
 
 /**
  * What a service, repository or the engine throws on purpose, in the domain's words: what kind of
@@ -62,7 +62,22 @@ export interface Problem {
   key: string;
   values?: MessageValues;
   loc: (string | number)[];
+  /** Values that are words people read, given per language (a step param's label): put into the text in the caller's. */
+  words?: Record<string, Words>;
+  /**
+   * The field as the user sees it on the page, when `loc`'s last name is an API name only code
+   * reads (a step's param `file` is “File” on the step form): answered as the item's `label`.
+   */
+  label?: Words;
 }
+
+/** Words in English and, when known, Chinese; the English serves any language without its own. */
+export interface Words {
+  en: string;
+  'zh-CN'?: string;
+}
+
+export const wordsIn = (words: Words, language: Language): string => words[language] ?? words.en;
 
 /**
  * Rules a schema cannot express (a cycle in the step graph, a param that does not fit its step
@@ -77,4 +92,5 @@ export class ValidationFailed extends Error {
 }
 
 /** A single problem at one place. */
-export const invalid = (key: string, loc: (string | number)[], values?: MessageValues) => new ValidationFailed([{ key, loc, values }]);
+export const invalid = (key: string, loc: (string | number)[], values?: MessageValues, more?: Pick<Problem, 'words' | 'label'>) =>
+  new ValidationFailed([{ key, loc, values, ...more }]);

@@ -64,7 +64,7 @@ export default fp(
       route.schema = { ...route.schema, security: [{ bearer: [] }] };
     });
   },
-  { name: 'authentication', dependencies: ['database'] },
+  { name: 'authentication', dependencies: ['core'] },
 );
 
 /** The signed-in user of a secure route (the hook guarantees one). */

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ValidationFailed } from '../lib/errors';
+import { DomainError, ValidationFailed, wordsIn, type Problem } from '../lib/errors';
 import { HttpError } from '../lib/http-error';
 import { statusOf } from '../http/error-status';
 import { isUniqueViolation } from '../lib/db-errors';
@@ -29,7 +29,7 @@ export default fp(
         return reply.code(422).send({ errors: toValidationItems(error.validation, error.validationContext ?? 'body', req.language) });
       }
       if (error instanceof ValidationFailed) {
-        return reply.code(422).send({ errors: error.problems.map((p) => ({ msg: req.t(p.key, p.values), loc: p.loc })) });
+        return reply.code(422).send({ errors: error.problems.map((p) => validationItem(p, req)) });
       }
       if (error instanceof DomainError || error instanceof HttpError) {
         const status = error instanceof DomainError ? statusOf[error.kind] : error.statusCode;
@@ -75,3 +75,10 @@ const knownClientErrors: Record<string, string> = {
   FST_ERR_BAD_URL: 'server.errors.badUrl',
   FST_ERR_MAX_PARAM_LENGTH: 'server.errors.urlTooLong',
 };
+
+/** `{msg, loc}` in the caller's language, with the field's `label` when the problem names one. */
+function validationItem(problem: Problem, req: FastifyRequest): { msg: string; loc: (string | number)[]; label?: string } {
+  const words = Object.fromEntries(Object.entries(problem.words ?? {}).map(([name, w]) => [name, wordsIn(w, req.language)]));
+  const msg = req.t(problem.key, { ...problem.values, ...words });
+  return problem.label ? { msg, loc: problem.loc, label: wordsIn(problem.label, req.language) } : { msg, loc: problem.loc };
+}

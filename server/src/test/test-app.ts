@@ -5,9 +5,13 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../app';
 import { loadConfig, type Config } from '../config/config';
+import { loadPasswordChecker } from '../modules/auth/password-strength';
 import { copySqliteTemplate, createPgDatabase } from './test-databases';
 
-export { withPgClient } from './test-databases';
+// A file that builds a test app signs someone up, and the first password checked loads zxcvbn's
+// dictionaries: 1–2 s on a slow 2-core machine, once per test file (Jest gives each file its own
+// modules). Loaded in a hook of its own, that time is not taken from the first test's 5 s.
+beforeAll(() => loadPasswordChecker(), 30_000);
 
 /**
  * The one place tests build a server. On the default run it gets a SQLite file of its own; in the
@@ -62,6 +66,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     DATA_DIR: database.dataDir,
     WEB_DIR: path.join(database.dataDir, 'no-web-app'),
     IN_PROCESS_WORKER: 'false',
+    // The suite tests the product with billing on, as a hosted install runs it: credits are granted,
+    // charged and checked, and bought through the test checkout (the payment path that needs no
+    // Stripe). Billing on needs a way to buy credits, and the test checkout is never implied (a
+    // default install has billing off); a test of the default install sets both back to ''.
+    BILLING_ENABLED: 'true',
+    STRIPE_TEST_CHECKOUT: 'true',
     ...database.env,
     ...env,
   });

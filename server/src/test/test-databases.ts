@@ -42,12 +42,17 @@ const templateKey = () => (fingerprint ??= migrationsFingerprint());
 
 let sqliteTemplate: Promise<string> | undefined;
 
-/** Writes a migrated SQLite database to `file` (a copy of the template). */
-export async function copySqliteTemplate(file: string): Promise<void> {
-  const template = await (sqliteTemplate ??= makeSqliteTemplate().catch((err: unknown) => {
+/** The migrated SQLite template's path, made now when it is missing. */
+export function prepareSqliteTemplate(): Promise<string> {
+  return (sqliteTemplate ??= makeSqliteTemplate().catch((err: unknown) => {
     sqliteTemplate = undefined;
     throw err;
   }));
+}
+
+/** Writes a migrated SQLite database to `file` (a copy of the template). */
+export async function copySqliteTemplate(file: string): Promise<void> {
+  const template = await prepareSqliteTemplate();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.copyFileSync(template, file);
   // The database holds password hashes: 0600, as openDatabase makes it.
@@ -77,7 +82,7 @@ async function makeSqliteTemplate(): Promise<string> {
 // ---- PostgreSQL: CREATE DATABASE … TEMPLATE ----
 
 /** A connection to the server's maintenance database (TEST_DATABASE_URL) for CREATE/DROP DATABASE. */
-export async function withPgClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+async function withPgClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
   try {
@@ -88,15 +93,24 @@ export async function withPgClient<T>(work: (client: pg.Client) => Promise<T>): 
 }
 
 /** TEST_DATABASE_URL with another database name. */
-export function pgUrlFor(database: string): string {
+function pgUrlFor(database: string): string {
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${database}`;
   return url.toString();
 }
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 let pgTemplate: Promise<string> | undefined;
+
+/** The migrated PostgreSQL template's name, made now when it is missing. */
+export function preparePgTemplate(): Promise<string> {
+  return (pgTemplate ??= makePgTemplate().catch((err: unknown) => {
+    pgTemplate = undefined;
+    throw err;
+  }));
+}
 
 async function makePgTemplate(): Promise<string> {
   const template = `stepwise_template_${templateKey()}`;
@@ -118,9 +132,14 @@ async function makePgTemplate(): Promise<string> {
       }
       await client.query(`ALTER DATABASE ${quoteIdent(building)} RENAME TO ${quoteIdent(template)}`);
       await client.query(`ALTER DATABASE ${quoteIdent(template)} IS_TEMPLATE true`);
-      // Templates of migrations that no longer exist: nobody will copy them again.
+      // When it was made, for the clean-up below (PostgreSQL keeps no creation time).
+      await client.query(`COMMENT ON DATABASE ${quoteIdent(template)} IS ${quoteLiteral(`made ${new Date().toISOString()}`)}`);
+      // Templates of other migrations, a day old: nobody will copy them again. Younger ones may
+      // belong to another checkout testing on the same server right now (another branch's migrations).
       const stale = await client.query<{ datname: string }>(
-        "SELECT datname FROM pg_database WHERE datname LIKE 'stepwise\\_template\\_%' AND datname <> $1 AND datname NOT LIKE '%\\_building'",
+        `SELECT datname FROM pg_database d
+          WHERE datname LIKE 'stepwise\\_template\\_%' AND datname <> $1 AND datname NOT LIKE '%\\_building'
+            AND coalesce(substring(shobj_description(d.oid, 'pg_database') from '^made (.*)$'), '1970-01-01')::timestamptz < now() - interval '1 day'`,
         [template],
       );
       for (const { datname } of stale.rows) {
@@ -144,12 +163,7 @@ export interface TestPgDatabase {
 
 /** A new PostgreSQL database for one test app, migrated unless `migrated` is false; drop() removes it. */
 export async function createPgDatabase({ migrated = true } = {}): Promise<TestPgDatabase> {
-  const template = migrated
-    ? await (pgTemplate ??= makePgTemplate().catch((err: unknown) => {
-        pgTemplate = undefined;
-        throw err;
-      }))
-    : null;
+  const template = migrated ? await preparePgTemplate() : null;
   const name = `stepwise_test_${randomBytes(6).toString('hex')}`;
   await withPgClient((client) => client.query(`CREATE DATABASE ${quoteIdent(name)}${template ? ` TEMPLATE ${quoteIdent(template)}` : ''}`));
   return {

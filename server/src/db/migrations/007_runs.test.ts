@@ -62,6 +62,7 @@ describe('migration 007: runs, step runs, batches, datasets, compute jobs, run e
         target_step_id: 's1',
         sample_size: 10,
         state: 'queued',
+        started_by: 'user',
         created_at: now,
         updated_at: now,
       })

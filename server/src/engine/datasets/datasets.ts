@@ -4,7 +4,7 @@ import type { Log } from '../../lib/logger';
 import type { Storage } from '../../storage/storage';
 import { DatasetComparer, type CompareQuery, type DatasetComparison } from './compare';
 import { DuckDBPool } from './duckdb-pool';
-import { DatasetExporter, type ExportedFile, type ExportFormat } from './exporter';
+import { DatasetExporter, type ExportedFile, type ExportFormat, type ExportOptions } from './exporter';
 import { RECORD_ID, type DatasetColumn, type DatasetMetadata, type DatasetRef } from './metadata';
 import { ParquetFiles, type LocalFile } from './parquet-files';
 import { DatasetReader, type DatasetDescription, type RecordsPage } from './reader';
@@ -89,9 +89,9 @@ export class Datasets {
     return this.reader.record(ref, recordId);
   }
 
-  /** The whole dataset as a local file to stream; the caller must call `done()` once sent. */
-  export(ref: DatasetRef, format: ExportFormat): Promise<ExportedFile> {
-    return this.exporter.export(ref, format);
+  /** The whole dataset as a local file to stream; the caller must call `done()` once sent. `raw`: CSV cells as stored (csv-cells.ts). */
+  export(ref: DatasetRef, format: ExportFormat, options: ExportOptions = {}): Promise<ExportedFile> {
+    return this.exporter.export(ref, format, options);
   }
 
   /** What changed from `before` to `after`, record by record by `query.key`. Throws InvalidRecordsQuery. */

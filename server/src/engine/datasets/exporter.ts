@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { DuckDBPool } from './duckdb-pool';
 import type { DatasetRef } from './metadata';
 import type { ParquetFiles } from './parquet-files';
+import { csvSelectList } from './csv-cells';
 import { parquetScan, sqlString } from './sql';
 
 import type { ExportFormat } from './export-formats';
@@ -16,6 +17,11 @@ export interface ExportedFile {
   readonly bytes: number;
   /** Releases the snapshot (Parquet) or deletes the temporary CSV; safe to call more than once. */
   done(): Promise<void>;
+}
+
+export interface ExportOptions {
+  /** CSV: every value and column name as stored; otherwise cells a spreadsheet would run as formulas get a `'` (csv-cells.ts). */
+  raw?: boolean;
 }
 
 /**
@@ -31,7 +37,7 @@ export class DatasetExporter {
     private readonly options: { tempDir: string },
   ) {}
 
-  async export(ref: DatasetRef, format: ExportFormat): Promise<ExportedFile> {
+  async export(ref: DatasetRef, format: ExportFormat, options: ExportOptions = {}): Promise<ExportedFile> {
     const source = await this.files.open(ref.storageKey);
     if (format === 'parquet') {
       try {
@@ -45,8 +51,16 @@ export class DatasetExporter {
     const target = path.join(this.options.tempDir, `export-${randomUUID()}.csv`);
     try {
       await fs.promises.mkdir(this.options.tempDir, { recursive: true });
-      // Every column, `_id` first, in file order: what the records grid shows, as a spreadsheet reads it.
-      await this.pool.use((connection) => connection.run(`COPY (SELECT * FROM ${parquetScan(source.path)}) TO ${sqlString(target)} (FORMAT csv, HEADER true)`));
+      // Every column, `_id` first, in file order: what the records grid shows, as a spreadsheet
+      // reads it, with formula cells neutralised unless asked for raw values. The file's own
+      // columns (its footer), so what is written is what is stored.
+      await this.pool.use(async (connection) => {
+        const scan = parquetScan(source.path);
+        const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${scan}`);
+        const columns = described.getRowObjects().map((row) => ({ name: String(row.column_name), type: String(row.column_type) }));
+        const select = csvSelectList(columns, { raw: options.raw ?? false });
+        await connection.run(`COPY (SELECT ${select} FROM ${scan}) TO ${sqlString(target)} (FORMAT csv, HEADER true)`);
+      });
       const { size } = await fs.promises.stat(target);
       return { path: target, bytes: size, done: once(() => fs.promises.rm(target, { force: true })) };
     } catch (error) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { runSqlStep } from '../runners';
-import { datasets, owner, people, rowsOf, runner, useSqlTestbed } from '../runners/sql-testbed';
+import { datasets, owner, people, rowsOf, runner, useSqlTestbed } from '../../test/engine/sql-testbed';
 import type { ParamValues } from '../params';
 import { DatasetNotFound } from './errors';
 import type { DatasetMetadata } from './metadata';

@@ -312,6 +312,9 @@ async function stageRows(connection: DuckDBConnection, source: RowsSource): Prom
         writer.appendRow(values);
         row++;
       }
+      // Handed to DuckDB at the end of each batch rather than at 2,048 rows, so no more than one
+      // batch's values are held here: a source bounds its batches' memory (import_folder's contents).
+      writer.flush();
     }
     writer.flush();
   } finally {

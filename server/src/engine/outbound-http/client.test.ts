@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { AddressPolicy } from './address-policy';
-import { createOutboundHttpClient } from './client';
+import { createOutboundHttpClient, isJsonContentType } from './client';
 import type { OutboundHttpClient } from './client';
 import { OutboundHttpError } from './errors';
 
@@ -132,6 +132,15 @@ describe('outbound HTTP client', () => {
     expect(Buffer.isBuffer(text.body) && text.body.toString()).toBe('hello');
     const broken = await allowed.request({ url: `${base}/broken-json` });
     expect(broken.json).toBe(false);
+  });
+
+  it('leaves a JSON answer as bytes with parseJson false, for the caller to parse off the event loop', async () => {
+    const raw = await allowed.request({ url: `${base}/json`, parseJson: false });
+    expect(raw).toMatchObject({ status: 200, json: false });
+    expect(Buffer.isBuffer(raw.body) && JSON.parse(raw.body.toString())).toEqual({ ok: true, n: 1 });
+    expect(isJsonContentType(raw.headers['content-type'])).toBe(true);
+    expect(['application/problem+json', 'Application/JSON; charset=utf-8'].map(isJsonContentType)).toEqual([true, true]);
+    expect(['text/json', '', undefined].map(isJsonContentType)).toEqual([false, false, false]);
   });
 
   it('sends method, headers and a JSON body', async () => {

@@ -31,6 +31,13 @@ export interface OutboundRequest {
   signal?: AbortSignal;
   /** Follow 3xx answers with a Location (default true); false returns them as they are. */
   followRedirects?: boolean;
+  /**
+   * Parse a JSON answer here (default true). False hands over the bytes (`json` false) for the
+   * caller to parse where it chooses: an answer of up to `maxResponseBytes` parsed on the JavaScript
+   * thread holds up every other request of the process meanwhile (import_http_json parses large
+   * pages in a worker thread, decision 0070).
+   */
+  parseJson?: boolean;
 }
 
 export interface OutboundResponse {
@@ -149,7 +156,7 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions): Ou
           } catch (err) {
             throw failure(err, url);
           }
-          return shape(response, bytes, url, redirects);
+          return shape(response, bytes, url, redirects, req.parseJson !== false);
         }
         await response.body.dump().catch(() => undefined);
         if (redirects >= maxRedirects) throw new OutboundHttpError('too_many_redirects', { host: url.hostname, limit: maxRedirects });
@@ -287,11 +294,16 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, u
   return Buffer.concat(chunks);
 }
 
-function shape(response: Dispatcher.ResponseData, bytes: Buffer, url: URL, redirects: number): OutboundResponse {
+/** application/json or …+json, whatever its parameters. */
+export function isJsonContentType(header: string | undefined): boolean {
+  const type = (header ?? '').split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+function shape(response: Dispatcher.ResponseData, bytes: Buffer, url: URL, redirects: number, parseJson: boolean): OutboundResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if ((type === 'application/json' || type.endsWith('+json')) && bytes.length > 0) {
+  if (parseJson && isJsonContentType(headers['content-type']) && bytes.length > 0) {
     try {
       return { status: response.statusCode, headers, body: JSON.parse(bytes.toString('utf8')) as unknown, json: true, url: url.href, redirects };
     } catch {

@@ -1,9 +1,10 @@
 export { AddressPolicy, classifyAddress, embeddedIpv4 } from './address-policy';
 export type { AddressClass, AddressPolicyOptions } from './address-policy';
-export { createOutboundHttpClient, createGuardedFetch, checkUrl, limits } from './client';
+export { createOutboundHttpClient, createGuardedFetch, checkUrl, isJsonContentType, limits } from './client';
 export type { DnsLookup, HttpMethod, OutboundHttpClient, OutboundHttpClientOptions, OutboundRequest, OutboundResponse } from './client';
 export { OutboundHttpError, outboundHttpErrorKeys } from './errors';
 export type { OutboundHttpErrorKind } from './errors';
+export { hasIdempotencyKey, IDEMPOTENCY_KEY_HEADER, idempotencyKey, recordKeyPart } from './idempotency';
 export { ConcurrencyLimiter, RateLimiter } from './limiters';
 export type { RateLimiterOptions } from './limiters';
 export { abortableSleep, isRetryableStatus, parseRetryAfter, requestWithRetries, withRetries } from './retries';

@@ -10,12 +10,15 @@ let server: http.Server;
 let base: string;
 let client: OutboundHttpClient;
 const hits = new Map<string, number>();
+/** The Idempotency-Key of each request, in order. */
+const keys: (string | undefined)[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const n = (hits.get(url.pathname) ?? 0) + 1;
     hits.set(url.pathname, n);
+    keys.push(req.headers['idempotency-key'] as string | undefined);
     if (url.pathname === '/flaky') {
       res.statusCode = n <= 2 ? 503 : 200;
       return res.end(n <= 2 ? 'busy' : 'done');
@@ -43,7 +46,10 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-beforeEach(() => hits.clear());
+beforeEach(() => {
+  hits.clear();
+  keys.length = 0;
+});
 
 const recorder = () => {
   const waits: number[] = [];
@@ -109,6 +115,15 @@ describe('withRetries', () => {
     hits.clear();
     expect((await requestWithRetries(client, { method: 'PATCH', url: `${base}/flaky`, body: 'x' }, { sleep })).status).toBe(503);
     expect(hits.get('/flaky')).toBe(1);
+  });
+
+  it('sends the same Idempotency-Key on every retry of a POST', async () => {
+    const { sleep } = recorder();
+    const request = { method: 'POST' as const, url: `${base}/flaky`, headers: { 'Idempotency-Key': 'k-1' }, body: 'x' };
+    const res = await requestWithRetries(client, request, { sleep, retryNonIdempotent: true });
+    expect(res.status).toBe(200);
+    expect(hits.get('/flaky')).toBe(3);
+    expect(keys).toEqual(['k-1', 'k-1', 'k-1']);
   });
 
   it('retries network errors but not refusals', async () => {

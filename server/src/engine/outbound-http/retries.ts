@@ -16,7 +16,12 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Longest Retry-After we wait; a longer one is cut to this. */
   maxRetryAfterMs?: number;
-  /** Retry POST and PATCH too (the caller knows the endpoint is idempotent, e.g. it sends an Idempotency-Key). */
+  /**
+   * Retry POST and PATCH too (the caller knows a repeat does no harm, e.g. a webhook receiver that
+   * dedupes by the Idempotency-Key it sends). Every attempt must send the same request, headers
+   * included: build it once, outside `attempt` (`requestWithRetries` does), so an Idempotency-Key
+   * stays the same on every retry.
+   */
   retryNonIdempotent?: boolean;
   signal?: AbortSignal;
   /** Told before each wait; for logs and tests. */
@@ -94,7 +99,10 @@ export async function withRetries(attempt: (n: number) => Promise<OutboundRespon
   }
 }
 
-/** `withRetries` for one request: the method and the run's signal come from the request itself. */
+/**
+ * `withRetries` for one request: the method and the run's signal come from the request itself,
+ * and every attempt sends that very request, so its headers (an Idempotency-Key) never change.
+ */
 export function requestWithRetries(
   client: { request(request: OutboundRequest): Promise<OutboundResponse> },
   request: OutboundRequest,

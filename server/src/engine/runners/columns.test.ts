@@ -1,3 +1,4 @@
+import { getStepDescription } from '../step-types';
 import { findColumn, resolveParams, typeCategory, widenTypes } from './columns';
 import { StepParamsInvalid } from './errors';
 
@@ -36,9 +37,9 @@ describe('column helpers', () => {
   });
 
   it('applies defaults and variables to params, refusing a reference it cannot resolve', () => {
-    expect(resolveParams('limit', { count: '{{var.n}}' }, { n: 5 })).toEqual({ count: 5, offset: 0 });
-    expect(resolveParams('sort', { columns: ['a'] })).toEqual({ columns: ['a'], direction: 'ascending', nulls: 'last' });
-    expect(() => resolveParams('limit', { count: '{{field.n}}' })).toThrow(StepParamsInvalid);
-    expect(() => resolveParams('limit', { count: '{{var.n}}' }, {})).toThrow(StepParamsInvalid);
+    expect(resolveParams(getStepDescription('limit')!, { count: '{{var.n}}' }, { n: 5 })).toEqual({ count: 5, offset: 0 });
+    expect(resolveParams(getStepDescription('sort')!, { columns: ['a'] })).toEqual({ columns: ['a'], direction: 'ascending', nulls: 'last' });
+    expect(() => resolveParams(getStepDescription('limit')!, { count: '{{field.n}}' })).toThrow(StepParamsInvalid);
+    expect(() => resolveParams(getStepDescription('limit')!, { count: '{{var.n}}' }, {})).toThrow(StepParamsInvalid);
   });
 });

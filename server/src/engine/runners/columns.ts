@@ -2,7 +2,7 @@ import { RECORD_ID } from '../datasets';
 import { quoteIdentifier } from '../expressions';
 import { defaultParams, type ParamValues } from '../params';
 import { isReference } from '../references';
-import { getStepType } from '../step-types';
+import type { StepTypeDescription } from '../step-types/step-type';
 import { paramProblem, StepParamsInvalid } from './errors';
 import type { Column, SqlParam, Vars } from './types';
 
@@ -59,9 +59,7 @@ export function expectInputs<T>(inputs: T[], min: number, max: number | null): v
  * `{{var.NAME}}` value of a scalar param replaced by the variable's value (text params that embed
  * references and expressions keep theirs: expressions bind them as parameters).
  */
-export function resolveParams(stepType: string, params: ParamValues, vars: Vars = {}): ParamValues {
-  const type = getStepType(stepType);
-  if (!type) throw new Error(`No step type ${stepType}`);
+export function resolveParams(type: StepTypeDescription, params: ParamValues, vars: Vars = {}): ParamValues {
   const out: ParamValues = defaultParams(type);
   for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) out[key] = value;
   for (const spec of type.params) {
@@ -82,6 +80,9 @@ export function sqlValue(value: unknown, name: string): SqlParam {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   throw paramProblem([], 'server.steps.variableType', { name });
 }
+
+/** A type name safe to write into a CAST as it is (DuckDB's plain names, DECIMAL(p,s)); others are left uncast. */
+export const PLAIN_TYPE = /^[A-Z][A-Z ]*(\(\d+,\s*\d+\))?$/;
 
 /** What a DuckDB type is, as far as the checks here care. */
 export type TypeCategory = 'number' | 'text' | 'boolean' | 'date' | 'timestamp' | 'time' | 'interval' | 'uuid' | 'blob' | 'nested' | 'unknown';
@@ -123,4 +124,23 @@ export function widenTypes(a: string, b: string): string {
   }
   if ((ca === 'date' || ca === 'timestamp') && (cb === 'date' || cb === 'timestamp')) return ca === 'timestamp' ? a : b;
   return 'VARCHAR';
+}
+
+/** Names a person gives an output column: non-empty, at most 128 characters, not the record id. */
+export function newColumnName(value: unknown, loc: (string | number)[]): string {
+  if (typeof value !== 'string' || !value.trim()) throw paramProblem(loc, 'server.steps.columnName');
+  if (value.length > 128 || value.includes('\0')) throw paramProblem(loc, 'server.steps.columnName');
+  if (sameName(value, RECORD_ID)) throw paramProblem(loc, 'server.steps.recordIdColumn');
+  return value;
+}
+
+/** Fails when two output columns would have the same name (DuckDB does not tell them apart by case). */
+export function uniqueNames(columns: Column[], loc: (column: Column) => (string | number)[]): Column[] {
+  const seen = new Set<string>();
+  for (const column of columns) {
+    const key = column.name.toLowerCase();
+    if (seen.has(key)) throw paramProblem(loc(column), 'server.steps.duplicateOutput', { column: column.name });
+    seen.add(key);
+  }
+  return columns;
 }

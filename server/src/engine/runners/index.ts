@@ -1,11 +1,12 @@
 export { StepParamsInvalid } from './errors';
 export { runSqlStep, StepRunFailed, type RunSqlStep } from './execute';
-export { getRunner, pendingRunners, runners } from './registry';
 export type {
   AiAccess,
   AnswerCache,
   AppendedColumn,
   CachedAnswer,
+  CallJournal,
+  FinishedCall,
   BatchOutput,
   Column,
   FolderEntry,

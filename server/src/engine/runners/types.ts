@@ -3,12 +3,12 @@ import type { ChatModel } from '../../ai';
 import type { DatasetColumn, DatasetMetadata, DatasetRecipe, Datasets, JsonRecord, JsonValue, RowColumnType } from '../datasets';
 import type { OutboundHttpClient } from '../outbound-http';
 import type { ParamValues } from '../params';
+import type { LogKey, LogValues } from '../run-log';
 import type { StepParamsInvalid } from './errors';
 
 /**
- * The implementation half of a step type (ARCHITECTURE.md, decision 6): the description in
- * `step-types/` stays data; its runner, registered under the same id (`registry.ts`), says how it
- * runs. See README.md in this folder.
+ * How a step type runs (ARCHITECTURE.md, decision 6): its module in `step-types/` holds its
+ * description and this runner together (`StepType.runner`). See README.md in this folder.
  */
 
 /** A column as datasets describe them: name and DuckDB type (`UNKNOWN` when only DuckDB can tell, see README). */
@@ -34,8 +34,6 @@ export interface SqlInput {
 export type RunnerKind = 'sql' | 'per-record' | 'source' | 'sink';
 
 interface RunnerBase {
-  /** The step type id, as in the catalogue. */
-  stepType: string;
   /**
    * The columns the step produces (`_id` first), from its inputs' columns and its params, without
    * running anything: column pickers, `variable-fields` and the check before a run read this.
@@ -87,6 +85,13 @@ export interface RunContext {
   /** Outbound HTTP with the operator's address policy (private addresses refused unless allowed). */
   readonly http: OutboundHttpClient;
   /**
+   * The step run's outside calls checkpointed one by one: a per-record step that calls another
+   * system stores each record's result as its answer arrives and, before calling, takes the
+   * results already stored, so a batch redone after a pause, a crash or a kill repeats only the
+   * calls that were in flight.
+   */
+  readonly calls: CallJournal;
+  /**
    * The dataset a source or the engine writes for this step run: pass `id` as `datasetId` and
    * `name` as `name` to `datasets.write` (a retry after a crash then writes the same record ids).
    */
@@ -104,8 +109,11 @@ export interface RunContext {
   usage(event: { kind: string; quantity: number; key: string }): void;
   /** The AI models and the answer cache, for the AI steps (`per-record/ai.ts`). */
   readonly ai: AiAccess;
-  /** One line for the run's log (English; the last lines are kept per compute job). */
-  log(line: string): void;
+  /**
+   * One line for the run's log: a `server.runLog.*` catalog key and its values, shown in the
+   * reader's language (the last lines are kept per compute job; engine/run-log.ts).
+   */
+  log(key: LogKey, values?: LogValues): void;
   /** Work done so far, for progress bars: records (or bytes, with `unit`) done of `total`. */
   progress(update: { done: number; total?: number | null; phase?: string }): void;
 }
@@ -125,6 +133,22 @@ export interface AiAccess {
   readonly retryBackoffMs?: number;
   /** Answers already paid for, by a key made from the model, the prompt and the inputs. */
   readonly cache: AnswerCache;
+}
+
+/** A record's finished outside call, as the step made it into a row. */
+export interface FinishedCall {
+  /** The row's values the call produced (with the record's `_id`). */
+  row: JsonRecord;
+  /** A failed record (kept with "keep going on errors"): "retry failed records" calls it again. */
+  failed: boolean;
+}
+
+/** The finished outside calls of one step run, by the record's `_id` (engine/run/call-journal.ts). */
+export interface CallJournal {
+  /** The calls of these records already finished (a batch redone); missing keys are absent. */
+  finished(keys: readonly string[]): Promise<Map<string, FinishedCall>>;
+  /** Stores one call as soon as it finished; resolves once it is stored. */
+  record(key: string, call: FinishedCall): Promise<void>;
 }
 
 /** The owner's cached model answers (a table the run engine keeps bounded). */

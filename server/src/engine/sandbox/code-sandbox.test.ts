@@ -1,7 +1,7 @@
 import { TestQuickJSWASMModule } from 'quickjs-emscripten';
 import en from '../../../../i18n/en.json';
 import zhCN from '../../../../i18n/zh-CN.json';
-import { code } from '../step-types/code';
+import { getStepDescription } from '../step-types';
 import { CodeSandbox, defaultSandboxLimits, SandboxError, type CodeMode, type JsonRecord, type SandboxErrorCode, type SandboxLimits } from './index';
 import { newQuickJS } from './quickjs';
 
@@ -282,7 +282,7 @@ describe('CodeSandbox: memory', () => {
 
 describe('the code step’s catalogue text', () => {
   it('states the sandbox’s own limits and modes', () => {
-    const step = code;
+    const step = getStepDescription('code')!;
     const mib = defaultSandboxLimits.memoryLimitBytes / 1024 / 1024;
     expect(step.description).toContain(`up to ${mib} MiB`);
     expect(step.i18n?.['zh-CN']?.description).toContain(`${mib} MiB`);

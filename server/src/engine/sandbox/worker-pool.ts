@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../lib/worker-threads';
 import type { BatchResult, CodeMode, JsonRecord, JsonValue, SandboxLimits } from './code-sandbox';
 import { defaultSandboxLimits } from './code-sandbox';
 import { SandboxError, type SandboxErrorCode, type SandboxErrorValues } from './errors';
@@ -54,21 +55,10 @@ interface Slot {
   busy: boolean;
 }
 
-/**
- * Under ts-jest or tsx this module is TypeScript (`__filename` ends in .ts) and a bare worker could
- * not load the entry, so the worker first registers tsx's CommonJS hook; compiled (`npm start`,
- * `npm run worker`), the entry is the .js file beside this one.
- */
 function spawnWorker(): Worker {
-  const extension = path.extname(__filename);
-  const entry = path.join(__dirname, `sandbox-worker${extension}`);
   // The host's own heap limit of a worker: its QuickJS memory is capped separately (a WebAssembly
   // memory), this bounds the JSON of batches going in and out.
-  const resourceLimits = { maxOldGenerationSizeMb: 512 };
-  if (extension === '.ts') {
-    return new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(entry)});`, { eval: true, resourceLimits });
-  }
-  return new Worker(entry, { resourceLimits });
+  return startWorker(path.join(__dirname, 'sandbox-worker'), { resourceLimits: { maxOldGenerationSizeMb: 512 } });
 }
 
 export class SandboxPool {

@@ -1,6 +1,11 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { findColumn, q, resolveParams, newColumnName } from '../runners/columns';
+import { checkedExpression } from '../runners/expression';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { singleInput } from '../sql-steps/output-columns';
 
-export const addColumn: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'add_column',
   name: 'Add column',
   description:
@@ -43,3 +48,36 @@ export const addColumn: StepTypeDescription = {
     },
   },
 };
+
+/**
+ * The new column goes last; when the input already has a column of that name (compared as DuckDB
+ * does, without regard to case), the formula's values replace it where it stands, under the
+ * spelling given. `_id` cannot be replaced.
+ */
+function addColumnPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const name = newColumnName(params.new_column, ['new_column']);
+  const formula = checkedExpression(params.expression, 'expression', columns, vars);
+  const added: Column = { name, type: formula.type };
+  const replaced = findColumn(columns, name);
+  const out = replaced ? columns.map((c) => (c === replaced ? added : c)) : [...columns, added];
+  return { out, added, formula };
+}
+
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => addColumnPlan(inputs, params, vars).out,
+  toSql(inputs, params, vars) {
+    const { out, added, formula } = addColumnPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    const list = out.map((c) => (c === added ? `${formula.sql} AS ${q(c.name)}` : q(c.name)));
+    return { sql: `SELECT ${list.join(', ')} FROM ${inputs[0].table}`, params: formula.params };
+  },
+};
+
+export const addColumn: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

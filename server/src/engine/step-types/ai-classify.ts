@@ -1,7 +1,14 @@
 import { AI_CACHE_NOTE, AI_CACHE_NOTE_ZH, aiCommonTextsZh, aiConcurrencyParam, aiContinueParam, aiErrorParam, aiModelParam } from './ai-common';
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { JSONSchema7 } from 'ai';
+import type { JsonValue } from '../datasets';
+import { resolveParams, newColumnName } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import { checkAdded, commonParams, DATA_RULE, dataBlock, inputColumn, valueOf } from '../runners/per-record/ai';
+import { asText, checkReferences } from '../runners/per-record/templates';
+import { renderPrompt, textParam, isEmptyText, chatRunner, withError } from '../runners/per-record/ai-chat-steps';
 
-export const aiClassify: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'ai_classify',
   name: 'AI classify',
   description:
@@ -76,3 +83,75 @@ export const aiClassify: StepTypeDescription = {
     },
   },
 };
+
+const MAX_LABELS = 100;
+
+const runner = chatRunner(description, (input, stored, vars) => {
+  const { labels: rawLabels, instructions: rawInstructions, ...scalars } = stored;
+  const params = resolveParams(description, scalars, vars);
+  const column = inputColumn(input, params);
+  const common = commonParams(params);
+  if (!Array.isArray(rawLabels) || rawLabels.length < 2) throw paramProblem(['labels'], 'server.params.minItems', { limit: 2 });
+  if (rawLabels.length > MAX_LABELS) throw paramProblem(['labels'], 'server.params.tooMany', { limit: MAX_LABELS });
+  const labels = rawLabels.map((l, i) => {
+    if (typeof l !== 'string' || !l.trim() || l.length > 200) throw paramProblem(['labels', i], 'server.params.string');
+    return l;
+  });
+  const duplicate = labels.find((l, i) => labels.indexOf(l) !== i);
+  if (duplicate !== undefined) throw paramProblem(['labels'], 'server.params.duplicateValue', { value: duplicate });
+  const instructions = textParam({ instructions: rawInstructions }, 'instructions', 2000, false);
+  checkReferences(instructions, input, vars, ['instructions']);
+  if (typeof params.multi_label !== 'boolean') throw paramProblem(['multi_label'], 'server.params.boolean');
+  const multi = params.multi_label;
+  const output = newColumnName(params.output_column, ['output_column']);
+  const added = checkAdded(input, withError(common, [{ name: output, type: multi ? 'JSON' : 'VARCHAR' }]), (c) => [
+    c.name === common.errorColumn ? 'error_column' : 'output_column',
+  ]);
+  const list = labels.map((l) => `- ${l}`).join('\n');
+  const system = multi
+    ? `${DATA_RULE}\nClassify the text into every label that applies, from this list only (an empty list when none does):\n${list}\nAnswer with a JSON object {"labels": [...]}.`
+    : `${DATA_RULE}\nClassify the text into exactly one label from this list only:\n${list}\nAnswer with a JSON object {"label": "..."}.`;
+  const json: JSONSchema7 = multi
+    ? {
+        type: 'object',
+        properties: { labels: { type: 'array', items: { type: 'string', enum: labels }, uniqueItems: true } },
+        required: ['labels'],
+        additionalProperties: false,
+      }
+    : { type: 'object', properties: { label: { type: 'string', enum: labels } }, required: ['label'], additionalProperties: false };
+  const check = (value: unknown): string | null => {
+    const o = value as Record<string, unknown> | null;
+    if (!o || typeof o !== 'object') return 'the answer must be a JSON object';
+    if (multi) {
+      const chosen = o.labels;
+      if (!Array.isArray(chosen)) return 'the answer must be {"labels": [...]}';
+      const bad = chosen.find((l) => typeof l !== 'string' || !labels.includes(l));
+      return bad === undefined ? null : `${JSON.stringify(bad).slice(0, 100)} is not one of the labels: ${labels.join(', ')}`;
+    }
+    return typeof o.label === 'string' && labels.includes(o.label)
+      ? null
+      : `${JSON.stringify(o.label ?? null).slice(0, 100)} is not one of the labels: ${labels.join(', ')}`;
+  };
+  return {
+    common,
+    added,
+    ask: (record, v) => {
+      const text = valueOf(record, column);
+      if (isEmptyText(text)) return null;
+      const extra = instructions.trim() ? `${renderPrompt(instructions, { record, vars: v })}\n\n` : '';
+      return {
+        system,
+        prompt: `${extra}Text to classify:\n${dataBlock(column, asText(text))}`,
+        temperature: 0,
+        maxTokens: 200 + 20 * labels.length,
+        schema: { json, check },
+      };
+    },
+    values: (answer) => {
+      const o = (answer ?? {}) as Record<string, JsonValue>;
+      return { [output]: multi ? [...new Set((o.labels as string[] | undefined) ?? [])] : (o.label ?? null) };
+    },
+  };
+});
+
+export const aiClassify: StepType = { description, runner, cacheable: false, billing: 'ai-tokens', outsideCalls: 'ai' };

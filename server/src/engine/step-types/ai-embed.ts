@@ -1,7 +1,25 @@
 import { AI_CACHE_NOTE, AI_CACHE_NOTE_ZH, aiCommonTextsZh, aiContinueParam, aiErrorParam } from './ai-common';
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { embedMany } from 'ai';
+import type { ParamValues } from '../params';
+import { RECORD_ID, resolveParams, newColumnName } from '../runners/columns';
+import type { Column, PerRecordRunner, Vars } from '../runners/types';
+import {
+  cacheKey,
+  checkAdded,
+  columnsOf,
+  commonParams,
+  inputColumn,
+  perRecord,
+  RecordFailed,
+  stopped,
+  valueOf,
+  withModelRetries,
+} from '../runners/per-record/ai';
+import { asText } from '../runners/per-record/templates';
+import { textParam, isEmptyText, appending, paidHere, withError } from '../runners/per-record/ai-chat-steps';
 
-export const aiEmbed: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'ai_embed',
   name: 'AI embed text',
   description:
@@ -55,3 +73,92 @@ export const aiEmbed: StepTypeDescription = {
     },
   },
 };
+
+/** Records per batch of the embed step, all embedded in one call (minus empty and cached ones). */
+export const EMBED_BATCH_SIZE = 100;
+/** Longest text sent to the embedding model; longer ones are cut (models refuse or truncate them anyway). */
+export const MAX_EMBED_CHARS = 32_000;
+
+function embedPlan(input: Column[], stored: ParamValues, vars: Vars | undefined) {
+  const params = resolveParams(description, stored, vars);
+  const column = inputColumn(input, params);
+  const common = commonParams(params);
+  const model = textParam(params, 'model', 200, true).trim();
+  const output = newColumnName(params.output_column, ['output_column']);
+  const added = checkAdded(input, withError(common, [{ name: output, type: 'DOUBLE[]' }]), (c) => [
+    c.name === common.errorColumn ? 'error_column' : 'output_column',
+  ]);
+  return { column, common, model, output, added };
+}
+
+const runner: PerRecordRunner = {
+  ...appending(embedPlan, EMBED_BATCH_SIZE),
+  async processBatch(ctx, records, params) {
+    if (ctx.signal.aborted) throw stopped(ctx.signal);
+    const plan = embedPlan(columnsOf(records), params, ctx.vars);
+    const embedding = ctx.ai.embedding(plan.model);
+    if (records.length === 0) return { rows: [] };
+    const texts = new Map<string, string>();
+    for (const record of records) {
+      const value = valueOf(record, plan.column);
+      if (!isEmptyText(value)) texts.set(String(record[RECORD_ID]), asText(value).slice(0, MAX_EMBED_CHARS));
+    }
+    const keyOf = (text: string) => cacheKey({ step: 'ai_embed', model: embedding.id, text });
+    const known = await ctx.ai.cache.get([...new Set([...texts.values()].map(keyOf))]);
+    const missing = [...new Set([...texts.values()].filter((t) => !known.has(keyOf(t))))];
+    const vectors = new Map<string, number[]>();
+    // Per text, the tokens this step run pays and the record paying them: fresh texts (the first
+    // record with each), and cached ones it paid for before a crash (the record that paid then).
+    const paid = new Map<string, { tokens: number; recordId: string }>();
+    for (const text of texts.values()) {
+      const cached = known.get(keyOf(text));
+      if (!cached || !Array.isArray(cached.answer)) continue;
+      vectors.set(text, cached.answer as number[]);
+      const here = paidHere(ctx, cached);
+      if (here.tokens?.[0]) paid.set(text, { tokens: here.tokens[0], recordId: here.paidBy });
+    }
+    // One call for the batch's new texts; its tokens are shared among their records by length.
+    let failure: RecordFailed | null = null;
+    if (missing.length) {
+      try {
+        const result = await withModelRetries(ctx, ctx.signal, { key: 'server.runLog.embedding', values: { count: missing.length } }, (abortSignal) =>
+          embedMany({ model: embedding.model, values: missing, maxRetries: 0, abortSignal, maxParallelCalls: 1 }),
+        );
+        result.embeddings.forEach((vector, i) => vectors.set(missing[i], vector));
+        // The call's tokens, shared among its texts by length.
+        const tokens = result.usage?.tokens ?? 0;
+        const chars = missing.reduce((sum, t) => sum + t.length, 0) || 1;
+        const firstRecord = new Map<string, string>();
+        for (const [id, text] of texts) if (!firstRecord.has(text)) firstRecord.set(text, id);
+        for (const text of missing) paid.set(text, { tokens: Math.round((tokens * text.length) / chars), recordId: firstRecord.get(text)! });
+        await ctx.ai.cache.put(
+          missing.map((text, i) => ({
+            key: keyOf(text),
+            modelId: embedding.id,
+            answer: result.embeddings[i],
+            stepRunId: ctx.stepRunId,
+            recordId: paid.get(text)!.recordId,
+            tokensIn: paid.get(text)!.tokens,
+            tokensOut: 0,
+          })),
+        );
+      } catch (err) {
+        if (!(err instanceof RecordFailed)) throw err;
+        failure = err;
+      }
+    }
+    const output = await perRecord(ctx, records, plan.common, [{ name: plan.output, type: 'DOUBLE[]' }], async (record) => {
+      const id = String(record[RECORD_ID]);
+      const text = texts.get(id);
+      if (text === undefined) return { values: {} };
+      const vector = vectors.get(text);
+      if (!vector) throw failure ?? new RecordFailed('The embedding model answered no vector for this text');
+      // A text several records share is paid once, under the paying record's key.
+      const payer = paid.get(text);
+      return { values: { [plan.output]: vector }, ...(payer?.tokens ? { tokens: [payer.tokens, 0] as [number, number], paidBy: payer.recordId } : {}) };
+    });
+    return output;
+  },
+};
+
+export const aiEmbed: StepType = { description, runner, cacheable: false, billing: 'ai-tokens', outsideCalls: 'ai' };

@@ -1,7 +1,23 @@
 import { AI_CACHE_NOTE, AI_CACHE_NOTE_ZH, aiCommonTextsZh, aiConcurrencyParam, aiContinueParam, aiErrorParam, aiModelParam } from './ai-common';
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { resolveParams } from '../runners/columns';
+import { checkAdded, commonParams, DATA_RULE, dataBlock, inputColumn, valueOf } from '../runners/per-record/ai';
+import { asText, checkReferences } from '../runners/per-record/templates';
+import {
+  FIELD_COLUMN_TYPES,
+  fieldsParam,
+  fieldsSchema,
+  checkFields,
+  describeFields,
+  renderPrompt,
+  textParam,
+  isEmptyText,
+  chatRunner,
+  withError,
+  pick,
+} from '../runners/per-record/ai-chat-steps';
 
-export const aiExtract: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'ai_extract',
   name: 'AI extract fields',
   description:
@@ -57,3 +73,42 @@ export const aiExtract: StepTypeDescription = {
     },
   },
 };
+
+const runner = chatRunner(description, (input, stored, vars) => {
+  const { fields: rawFields, instructions: rawInstructions, ...scalars } = stored;
+  const params = resolveParams(description, scalars, vars);
+  const column = inputColumn(input, params);
+  const common = commonParams(params);
+  const fields = fieldsParam({ fields: rawFields }, 'fields');
+  const instructions = textParam({ instructions: rawInstructions }, 'instructions', 2000, false);
+  checkReferences(instructions, input, vars, ['instructions']);
+  const added = checkAdded(
+    input,
+    withError(
+      common,
+      fields.map((f) => ({ name: f.name, type: FIELD_COLUMN_TYPES[f.type] })),
+    ),
+    (c) => [c.name === common.errorColumn ? 'error_column' : 'fields'],
+  );
+  const system = `${DATA_RULE}\nExtract these fields from the text; a field the text does not state is null (never guess):\n${describeFields(fields)}\nAnswer with only a JSON object with exactly these fields.`;
+  const json = fieldsSchema(fields);
+  return {
+    common,
+    added,
+    ask: (record, v) => {
+      const text = valueOf(record, column);
+      if (isEmptyText(text)) return null;
+      const extra = instructions.trim() ? `${renderPrompt(instructions, { record, vars: v })}\n\n` : '';
+      return {
+        system,
+        prompt: `${extra}Text:\n${dataBlock(column, asText(text))}`,
+        temperature: 0,
+        maxTokens: 4000,
+        schema: { json, check: (value: unknown) => checkFields(fields, value) },
+      };
+    },
+    values: (answer) => pick(fields, answer),
+  };
+});
+
+export const aiExtract: StepType = { description, runner, cacheable: false, billing: 'ai-tokens', outsideCalls: 'ai' };

@@ -1,7 +1,23 @@
 import { AI_CACHE_NOTE, AI_CACHE_NOTE_ZH, aiCommonTextsZh, aiConcurrencyParam, aiContinueParam, aiErrorParam, aiModelParam } from './ai-common';
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { resolveParams, newColumnName } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import { checkAdded, commonParams, DATA_RULE, integerIn, numberIn } from '../runners/per-record/ai';
+import { asText, checkReferences } from '../runners/per-record/templates';
+import {
+  FIELD_COLUMN_TYPES,
+  fieldsParam,
+  fieldsSchema,
+  checkFields,
+  describeFields,
+  renderPrompt,
+  textParam,
+  chatRunner,
+  withError,
+  pick,
+} from '../runners/per-record/ai-chat-steps';
 
-export const aiPrompt: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'ai_prompt',
   name: 'AI prompt',
   description:
@@ -99,3 +115,39 @@ export const aiPrompt: StepTypeDescription = {
     },
   },
 };
+
+const runner = chatRunner(description, (input, stored, vars) => {
+  const { prompt, output_columns: outputColumns, ...scalars } = stored;
+  const params = resolveParams(description, scalars, vars);
+  const template = textParam({ prompt }, 'prompt', 20_000, true);
+  checkReferences(template, input, vars, ['prompt']);
+  const common = commonParams(params);
+  const temperature = numberIn(params, 'temperature', 0, 2);
+  const maxTokens = integerIn(params, 'max_tokens', 1, 16_000);
+  const json = params.output_format === 'json';
+  if (!json && params.output_format !== 'text') throw paramProblem(['output_format'], 'server.params.enum', { values: 'text, json' });
+  const fields = json ? fieldsParam({ output_columns: outputColumns }, 'output_columns') : null;
+  const answerColumn = json ? '' : newColumnName(params.output_column, ['output_column']);
+  const added = checkAdded(
+    input,
+    withError(common, fields ? fields.map((f) => ({ name: f.name, type: FIELD_COLUMN_TYPES[f.type] })) : [{ name: answerColumn, type: 'VARCHAR' }]),
+    (c) => (c.name === common.errorColumn ? ['error_column'] : fields ? ['output_columns'] : ['output_column']),
+  );
+  const system = fields
+    ? `${DATA_RULE}\nAnswer with only a JSON object with exactly these fields (null when the record does not tell):\n${describeFields(fields)}`
+    : `${DATA_RULE}\nAnswer with the answer only.`;
+  return {
+    common,
+    added,
+    ask: (record, v) => ({
+      system,
+      prompt: renderPrompt(template, { record, vars: v }),
+      temperature,
+      maxTokens,
+      ...(fields ? { schema: { json: fieldsSchema(fields), check: (value: unknown) => checkFields(fields, value) } } : {}),
+    }),
+    values: (answer) => (fields ? pick(fields, answer) : { [answerColumn]: typeof answer === 'string' ? answer : asText(answer) }),
+  };
+});
+
+export const aiPrompt: StepType = { description, runner, cacheable: false, billing: 'ai-tokens', outsideCalls: 'ai' };

@@ -1,7 +1,12 @@
 import { AI_CACHE_NOTE, AI_CACHE_NOTE_ZH, aiCommonTextsZh, aiConcurrencyParam, aiContinueParam, aiErrorParam, aiModelParam } from './ai-common';
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { resolveParams, newColumnName } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import { checkAdded, commonParams, DATA_RULE, dataBlock, inputColumn, valueOf } from '../runners/per-record/ai';
+import { asText } from '../runners/per-record/templates';
+import { textParam, isEmptyText, chatRunner, withError } from '../runners/per-record/ai-chat-steps';
 
-export const aiSummarize: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'ai_summarize',
   name: 'AI summarize',
   description:
@@ -76,3 +81,44 @@ export const aiSummarize: StepTypeDescription = {
     },
   },
 };
+
+export const SUMMARY_LENGTHS: Record<string, { words: string; maxTokens: number }> = {
+  short: { words: 'one sentence', maxTokens: 120 },
+  medium: { words: 'about three sentences', maxTokens: 300 },
+  long: { words: 'one paragraph of at most 150 words', maxTokens: 600 },
+};
+const SUMMARY_STYLES: Record<string, string> = {
+  plain: 'Write plain prose.',
+  bullet_points: 'Write short bullet points, one per line, each starting with "- ".',
+  headline: 'Write it as a headline, without a final full stop.',
+};
+
+const runner = chatRunner(description, (input, stored, vars) => {
+  const params = resolveParams(description, stored, vars);
+  const column = inputColumn(input, params);
+  const common = commonParams(params);
+  const length = SUMMARY_LENGTHS[String(params.length)];
+  if (!length) throw paramProblem(['length'], 'server.params.enum', { values: Object.keys(SUMMARY_LENGTHS).join(', ') });
+  const style = SUMMARY_STYLES[String(params.style)];
+  if (!style) throw paramProblem(['style'], 'server.params.enum', { values: Object.keys(SUMMARY_STYLES).join(', ') });
+  const language = textParam(params, 'language', 100, false).trim();
+  const output = newColumnName(params.output_column, ['output_column']);
+  const added = checkAdded(input, withError(common, [{ name: output, type: 'VARCHAR' }]), (c) => [
+    c.name === common.errorColumn ? 'error_column' : 'output_column',
+  ]);
+  const system =
+    `${DATA_RULE}\nSummarise the text in ${length.words}. ${style} ` +
+    `${language ? `Write the summary in ${language}.` : 'Write the summary in the language of the text.'} Answer with the summary only.`;
+  return {
+    common,
+    added,
+    ask: (record) => {
+      const text = valueOf(record, column);
+      if (isEmptyText(text)) return null;
+      return { system, prompt: `Text to summarise:\n${dataBlock(column, asText(text))}`, temperature: 0.2, maxTokens: length.maxTokens };
+    },
+    values: (answer) => ({ [output]: typeof answer === 'string' ? answer.trim() : asText(answer) }),
+  };
+});
+
+export const aiSummarize: StepType = { description, runner, cacheable: false, billing: 'ai-tokens', outsideCalls: 'ai' };

@@ -1,6 +1,12 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { q, resolveParams } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { enumParam, objectList } from '../sql-steps/param-values';
+import { singleInput, dataColumn, listWith } from '../sql-steps/output-columns';
 
-export const castColumns: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'cast_columns',
   name: 'Convert column types',
   description:
@@ -44,3 +50,61 @@ export const castColumns: StepTypeDescription = {
     },
   },
 };
+
+/** What a person picks → the DuckDB type written. Decimals keep 4 places unless told otherwise. */
+export const CAST_TYPES: Record<string, (scale?: number) => string> = {
+  text: () => 'VARCHAR',
+  integer: () => 'BIGINT',
+  number: () => 'DOUBLE',
+  decimal: (scale = 4) => `DECIMAL(18,${scale})`,
+  boolean: () => 'BOOLEAN',
+  date: () => 'DATE',
+  timestamp: () => 'TIMESTAMP',
+  json: () => 'JSON',
+};
+
+function castPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const onError = enumParam(params, 'on_error', ['fail', 'null']);
+  const casts = new Map<Column, string>();
+  objectList(params, 'casts').forEach((item, i) => {
+    const column = dataColumn(columns, item.column, ['casts', i, 'column']);
+    if (casts.has(column)) throw paramProblem(['casts', i, 'column'], 'server.params.duplicateColumn', { column: column.name });
+    const type = item.type;
+    if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(CAST_TYPES, type)) {
+      throw paramProblem(['casts', i, 'type'], 'server.steps.castType', { type: String(type ?? ''), types: Object.keys(CAST_TYPES).join(', ') });
+    }
+    let scale: number | undefined;
+    if (item.scale !== undefined && item.scale !== null) {
+      if (type !== 'decimal' || typeof item.scale !== 'number' || !Number.isInteger(item.scale) || item.scale < 0 || item.scale > 18) {
+        throw paramProblem(['casts', i, 'scale'], 'server.steps.decimalScale');
+      }
+      scale = item.scale;
+    }
+    casts.set(column, CAST_TYPES[type](scale));
+  });
+  return { columns, casts, onError, out: columns.map((c) => (casts.has(c) ? { name: c.name, type: casts.get(c)! } : c)) };
+}
+
+/**
+ * Each listed column converted in place. A value that does not convert fails the step with
+ * DuckDB's reason (`fail`) or becomes NULL (`null`, TRY_CAST). NULL stays NULL.
+ */
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => castPlan(inputs, params, vars).out,
+  toSql(inputs, params, vars) {
+    const { columns, casts, onError } = castPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    const fn = onError === 'null' ? 'TRY_CAST' : 'CAST';
+    const list = listWith(columns, new Map([...casts].map(([c, type]) => [c, `${fn}(${q(c.name)} AS ${type})`])));
+    return { sql: `SELECT ${list.join(', ')} FROM ${inputs[0].table}`, params: [] };
+  },
+};
+
+export const castColumns: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,6 +1,13 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { columnsParam, q, RECORD_ID, requireColumn, resolveParams, typeCategory } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { POS, withPositions } from '../sql-steps/row-positions';
+import { enumParam } from '../sql-steps/param-values';
+import { singleInput } from '../sql-steps/output-columns';
 
-export const deduplicate: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'deduplicate',
   name: 'Remove duplicates',
   description:
@@ -50,3 +57,35 @@ export const deduplicate: StepTypeDescription = {
     },
   },
 };
+
+function dedupePlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const listed = columnsParam(params, 'columns').map((name, i) => requireColumn(columns, name, ['columns', i]));
+  const keys = listed.length ? listed : columns.filter((c) => c.name !== RECORD_ID);
+  const keep = enumParam(params, 'keep', ['first', 'last']);
+  if (typeof params.ignore_case !== 'boolean') throw paramProblem(['ignore_case'], 'server.params.boolean');
+  return { columns, keys, keep, ignoreCase: params.ignore_case };
+}
+
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => dedupePlan(inputs, params, vars).columns,
+  toSql(inputs, params, vars) {
+    const { keys, keep, ignoreCase } = dedupePlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    // Text compared without case and surrounding spaces when asked; NULLs equal each other, as in GROUP BY.
+    const partition = keys.map((c) => (ignoreCase && typeCategory(c.type) === 'text' ? `lower(trim(CAST(${q(c.name)} AS VARCHAR)))` : q(c.name)));
+    const over = `${partition.length ? `PARTITION BY ${partition.join(', ')} ` : ''}ORDER BY ${POS} ${keep === 'first' ? 'ASC' : 'DESC'}`;
+    return {
+      sql: `SELECT * EXCLUDE (${POS}) FROM ${withPositions(inputs[0].table)} QUALIFY row_number() OVER (${over}) = 1 ORDER BY ${POS}`,
+      params: [],
+    };
+  },
+};
+
+export const deduplicate: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,7 +1,14 @@
 import { saveFolderParam, saveFolderTextsZh, recordIdColumnParam, recordIdColumnTextsZh } from './export-params';
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { csvSelectList } from '../datasets/csv-cells';
+import { sqlString } from '../datasets/sql';
+import type { ParamValues } from '../params';
+import { resolveParams } from '../runners/columns';
+import type { Column, SinkRunner, Vars } from '../runners/types';
+import { one, enumValue, booleanValue, optionalText, fileName } from '../sinks/sink-params';
+import { copyToSavedFile } from '../sinks/sink-output';
 
-export const exportCsv: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'export_csv',
   name: 'Export CSV',
   description: 'Save (write) the table as a CSV file in your files, ready to download or open in Excel or Google Sheets. Usually the last step of a workflow.',
@@ -29,6 +36,14 @@ export const exportCsv: StepTypeDescription = {
     saveFolderParam,
     recordIdColumnParam,
     { name: 'include_header', type: 'boolean', label: 'Write a header line', help: 'On: the first line names the columns.', required: false, default: true },
+    {
+      name: 'raw_formulas',
+      type: 'boolean',
+      label: 'Keep formulas as they are',
+      help: "Off: a text that starts with =, +, -, @, a tab or a carriage return gets a ' in front, so a spreadsheet opening the file shows it as text instead of running it as a formula (numbers are written as they are). On: every value exactly as it is, for a program that reads the file; do not open such a file in a spreadsheet if the data may come from others.",
+      required: false,
+      default: false,
+    },
   ],
   inputs: { min: 1, max: 1 },
   outputs: ['file'],
@@ -46,8 +61,48 @@ export const exportCsv: StepTypeDescription = {
         folder: saveFolderTextsZh,
         include_record_id: recordIdColumnTextsZh,
         include_header: { label: '写入表头行', help: '开启：第一行写入列名。' },
+        raw_formulas: {
+          label: '保留公式原样',
+          help: "关闭：以 =、+、-、@、制表符或回车开头的文本前会加上 '，电子表格打开文件时会把它显示为文本，而不是当作公式执行（数字按原样写入）。开启：所有值完全按原样写入，供程序读取；如果数据可能来自他人，请勿用电子表格打开这样的文件。",
+        },
       },
       cost_note: '免费。',
     },
   },
 };
+
+const DELIMITERS = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' } as const;
+
+function csvPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = one(inputs);
+  const params = resolveParams(description, stored, vars);
+  const delimiter = DELIMITERS[enumValue(params, 'delimiter', Object.keys(DELIMITERS) as (keyof typeof DELIMITERS)[])];
+  const header = booleanValue(params, 'include_header');
+  const rawFormulas = booleanValue(params, 'raw_formulas');
+  const includeRecordId = booleanValue(params, 'include_record_id');
+  const folderId = optionalText(params, 'folder');
+  const name = vars ? fileName(params, vars, 'export.csv') : null;
+  return { columns, delimiter, header, rawFormulas, includeRecordId, folderId, name };
+}
+
+const runner: SinkRunner = {
+  kind: 'sink',
+  streamsInput: true,
+  outputColumns: (inputs, params, vars) => csvPlan(inputs, params, vars).columns,
+  run(ctx, inputs, params) {
+    const plan = csvPlan([inputs[0]?.columns ?? []], params, ctx.vars);
+    const file = { name: plan.name!, folderId: plan.folderId, extension: 'csv', includeRecordId: plan.includeRecordId };
+    // DuckDB quotes a value only when it must (delimiter, quote, line break), doubling inner quotes;
+    // NULL is an empty field, an empty text `""`, so the two stay apart. Text cells that a
+    // spreadsheet would run as formulas get a `'` unless asked not to (csv-cells.ts).
+    return copyToSavedFile(
+      ctx,
+      inputs[0],
+      file,
+      (columns, scan, target) =>
+        `COPY (SELECT ${csvSelectList(columns, { raw: plan.rawFormulas })} FROM ${scan}) TO ${target} (FORMAT csv, DELIMITER ${sqlString(plan.delimiter)}, HEADER ${plan.header}, QUOTE '"', ESCAPE '"')`,
+    );
+  },
+};
+
+export const exportCsv: StepType = { description, runner, cacheable: false, billing: 'run', outsideCalls: 'none' };

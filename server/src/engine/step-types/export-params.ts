@@ -2,7 +2,7 @@ import type { ParamSpec } from './step-type';
 
 /**
  * Params every export step shares, with their Chinese texts: where in the user's files the file
- * goes, and whether record ids go with it (the sinks in `runners/sinks.ts` read both).
+ * goes, and whether record ids go with it (the sink step types read both, through `engine/sinks/sink-params.ts`).
  */
 export const saveFolderParam: ParamSpec = {
   name: 'folder',

@@ -1,7 +1,12 @@
 import { saveFolderParam, saveFolderTextsZh, recordIdColumnParam, recordIdColumnTextsZh } from './export-params';
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { resolveParams } from '../runners/columns';
+import type { Column, SinkRunner, Vars } from '../runners/types';
+import { one, enumValue, booleanValue, optionalText, fileName } from '../sinks/sink-params';
+import { copyToSavedFile, selectList } from '../sinks/sink-output';
 
-export const exportParquet: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'export_parquet',
   name: 'Export Parquet',
   description:
@@ -50,3 +55,33 @@ export const exportParquet: StepTypeDescription = {
     },
   },
 };
+
+const PARQUET_COMPRESSION = { zstd: 'zstd', snappy: 'snappy', gzip: 'gzip', none: 'uncompressed' } as const;
+
+function parquetPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = one(inputs);
+  const params = resolveParams(description, stored, vars);
+  const compression = PARQUET_COMPRESSION[enumValue(params, 'compression', Object.keys(PARQUET_COMPRESSION) as (keyof typeof PARQUET_COMPRESSION)[])];
+  const includeRecordId = booleanValue(params, 'include_record_id');
+  const folderId = optionalText(params, 'folder');
+  const name = vars ? fileName(params, vars, 'export.parquet') : null;
+  return { columns, compression, includeRecordId, folderId, name };
+}
+
+const runner: SinkRunner = {
+  kind: 'sink',
+  streamsInput: true,
+  outputColumns: (inputs, params, vars) => parquetPlan(inputs, params, vars).columns,
+  run(ctx, inputs, params) {
+    const plan = parquetPlan([inputs[0]?.columns ?? []], params, ctx.vars);
+    const file = { name: plan.name!, folderId: plan.folderId, extension: 'parquet', includeRecordId: plan.includeRecordId };
+    return copyToSavedFile(
+      ctx,
+      inputs[0],
+      file,
+      (columns, scan, target) => `COPY (SELECT ${selectList(columns)} FROM ${scan}) TO ${target} (FORMAT parquet, COMPRESSION ${plan.compression})`,
+    );
+  },
+};
+
+export const exportParquet: StepType = { description, runner, cacheable: false, billing: 'run', outsideCalls: 'none' };

@@ -1,6 +1,13 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { PLAIN_TYPE, q, resolveParams, typeCategory } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlParam, SqlRunner, Vars } from '../runners/types';
+import { POS, withPositions } from '../sql-steps/row-positions';
+import { objectList } from '../sql-steps/param-values';
+import { singleInput, dataColumn, listWith } from '../sql-steps/output-columns';
 
-export const fillNulls: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'fill_nulls',
   name: 'Fill empty values',
   description:
@@ -34,3 +41,75 @@ export const fillNulls: StepTypeDescription = {
     },
   },
 };
+
+/** Whether a JSON value may stand for a value of the column's type (then bound and cast by DuckDB). */
+function fillValueFits(value: unknown, type: string): string | null {
+  switch (typeCategory(type)) {
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? null : 'a number';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'true or false';
+    case 'text':
+    case 'date':
+    case 'timestamp':
+    case 'time':
+    case 'uuid':
+      return typeof value === 'string' && value.length <= 10_000 ? null : 'text';
+    default:
+      return 'nothing';
+  }
+}
+
+function fillPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const fills = new Map<Column, { method: 'value' | 'forward' | 'backward'; value?: SqlParam }>();
+  objectList(params, 'fills').forEach((item, i) => {
+    const column = dataColumn(columns, item.column, ['fills', i, 'column']);
+    if (fills.has(column)) throw paramProblem(['fills', i, 'column'], 'server.params.duplicateColumn', { column: column.name });
+    const method = item.method ?? 'value';
+    if (method !== 'value' && method !== 'forward' && method !== 'backward')
+      throw paramProblem(['fills', i, 'method'], 'server.params.enum', { values: 'value, forward, backward' });
+    if (method !== 'value') return fills.set(column, { method });
+    const expected = fillValueFits(item.value, column.type);
+    if (expected === 'nothing' || !PLAIN_TYPE.test(column.type))
+      throw paramProblem(['fills', i, 'column'], 'server.steps.fillType', { column: column.name, type: column.type });
+    if (expected) throw paramProblem(['fills', i, 'value'], 'server.steps.fillValueType', { column: column.name, type: column.type });
+    fills.set(column, { method, value: item.value as SqlParam });
+  });
+  return { columns, fills };
+}
+
+/**
+ * NULLs of each listed column replaced by a value (given as JSON of the column's kind, bound and
+ * converted to the column's type), by the last non-NULL value above (forward) or the next one
+ * below (backward), in input order. Leading (forward) or trailing (backward) NULLs stay NULL.
+ */
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => fillPlan(inputs, params, vars).columns,
+  toSql(inputs, params, vars) {
+    const { columns, fills } = fillPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    const bound: SqlParam[] = [];
+    const replaced = new Map<Column, string>();
+    for (const [column, fill] of fills) {
+      const c = q(column.name);
+      if (fill.method === 'value') {
+        bound.push(fill.value!);
+        replaced.set(column, `coalesce(${c}, CAST($${bound.length} AS ${column.type}))`);
+      } else if (fill.method === 'forward') {
+        replaced.set(column, `last_value(${c} IGNORE NULLS) OVER (ORDER BY ${POS} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`);
+      } else {
+        replaced.set(column, `first_value(${c} IGNORE NULLS) OVER (ORDER BY ${POS} ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)`);
+      }
+    }
+    return { sql: `SELECT ${listWith(columns, replaced).join(', ')} FROM ${withPositions(inputs[0].table)} ORDER BY ${POS}`, params: bound };
+  },
+};
+
+export const fillNulls: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,6 +1,13 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { resolveParams } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import { checkedExpression } from '../runners/expression';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { enumParam } from '../sql-steps/param-values';
+import { singleInput } from '../sql-steps/output-columns';
 
-export const filter: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'filter',
   name: 'Filter rows',
   description:
@@ -44,3 +51,31 @@ export const filter: StepTypeDescription = {
     },
   },
 };
+
+function filterPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const mode = enumParam(params, 'mode', ['keep', 'remove']);
+  const condition = checkedExpression(params.condition, 'condition', columns, vars);
+  if (!['boolean', 'unknown', 'null'].includes(condition.category))
+    throw paramProblem(['condition'], 'server.steps.conditionNotBoolean', { type: condition.type === 'UNKNOWN' ? condition.category : condition.type });
+  return { columns, mode, condition };
+}
+
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => filterPlan(inputs, params, vars).columns,
+  toSql(inputs, params, vars) {
+    const { mode, condition } = filterPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    // A condition that is NULL for a row does not match it: kept by "remove", dropped by "keep".
+    const where = mode === 'keep' ? `(${condition.sql}) IS TRUE` : `(${condition.sql}) IS NOT TRUE`;
+    return { sql: `SELECT * FROM ${inputs[0].table} WHERE ${where}`, params: condition.params };
+  },
+};
+
+export const filter: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,6 +1,12 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { newMarker, type DatasetRecipe } from '../datasets';
+import { sqlString } from '../datasets/sql';
+import { resolveParams } from '../runners/columns';
+import type { SourceRunner } from '../runners/types';
+import { checkAborted, finished, idParam, limitClause, quotedName, readFailure } from '../sources/source-dataset';
+import { csvCopyKey, csvOptions, csvRead, pinnedCsvSelect, readCsv } from '../sources/csv-sniffing';
 
-export const importCsv: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'import_csv',
   name: 'Import CSV',
   description:
@@ -52,5 +58,73 @@ export const importCsv: StepTypeDescription = {
       },
       cost_note: '免费：读取文件不收费。',
     },
+  },
+};
+
+const runner: SourceRunner = {
+  kind: 'source',
+  outputColumns: () => [],
+  async run(ctx, stored) {
+    const params = resolveParams(description, stored, ctx.vars);
+    const fileId = idParam(params, 'file', 'server.params.file');
+    const options = csvOptions(params);
+    ctx.progress({ done: 0, phase: 'reading' });
+    return ctx.files.withLocalFile(fileId, async (file) => {
+      const what = quotedName(file.name);
+      return finished(ctx, await readCsv(ctx, file.path, options, what, file.size), what);
+    });
+  },
+  /**
+   * Deferred: the dataset keeps its own copy of the file (`datasets/<owner>/<id>.csv`) and its
+   * recipe reads that copy with the options chosen now (delimiter, header names), so the records
+   * and ids are the same whenever it is materialized. Only the file's head is read here (DuckDB
+   * sniffs the types); a line breaking the shape fails the step that first reads the rows.
+   */
+  async defer(ctx, stored) {
+    if (!ctx.files.keep) return null;
+    const params = resolveParams(description, stored, ctx.vars);
+    const fileId = idParam(params, 'file', 'server.params.file');
+    const options = csvOptions(params);
+    checkAborted(ctx);
+    const storageKey = csvCopyKey(ctx.ownerId, ctx.output.datasetId);
+    const file = await ctx.files.keep(fileId, storageKey);
+    const what = quotedName(file.name);
+    const lease = await ctx.datasets.files.open(storageKey);
+    let recipe: DatasetRecipe | null;
+    try {
+      const read = await csvRead(ctx, lease.path, options, what, file.size);
+      const marker = newMarker();
+      const select = (await pinnedCsvSelect(ctx, read.select, lease.path)).split(sqlString(lease.path)).join(sqlString(marker));
+      const relation = { sql: `(${select}${limitClause(ctx)})`, params: [], leaves: [{ marker, storageKey, datasetId: ctx.output.datasetId }] };
+      recipe = await ctx.datasets
+        .recipeFor({ datasetId: ctx.output.datasetId, inputs: [relation], select: ([table]) => `SELECT * FROM ${table}` })
+        .catch((err: unknown) => {
+          throw readFailure(err, what, read.explain);
+        });
+    } finally {
+      lease.release();
+    }
+    if (!recipe) {
+      await ctx.datasets.storage.delete(storageKey);
+      return null;
+    }
+    ctx.progress({ done: 0, total: null, phase: 'deferred' });
+    ctx.log('server.runLog.readHeader', { source: what, columns: recipe.columns.length - 1 });
+    return recipe;
+  },
+};
+
+export const importCsv: StepType = {
+  description,
+  runner,
+  cacheable: true,
+  billing: 'run',
+  outsideCalls: 'none',
+  // The file's records as counted when it was uploaded (with a header line); without one, that line is a record too.
+  async estimateOutputRecords(params, lookup) {
+    if (typeof params.file !== 'string') return null;
+    const counted = await lookup.fileRowCount(params.file);
+    if (!counted || (counted.format !== 'csv' && counted.format !== 'tsv')) return null;
+    return params.has_header === false ? counted.rows + 1 : counted.rows;
   },
 };

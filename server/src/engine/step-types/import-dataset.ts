@@ -1,6 +1,9 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { resolveParams } from '../runners/columns';
+import type { SourceRunner } from '../runners/types';
+import { finished, idParam, quotedName, writeSelect } from '../sources/source-dataset';
 
-export const importDataset: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'import_dataset',
   name: 'Use dataset',
   description:
@@ -19,4 +22,28 @@ export const importDataset: StepTypeDescription = {
       cost_note: '免费。',
     },
   },
+};
+
+const runner: SourceRunner = {
+  kind: 'source',
+  outputColumns: () => [],
+  async run(ctx, stored) {
+    const params = resolveParams(description, stored, ctx.vars);
+    const datasetId = idParam(params, 'dataset', 'server.params.dataset');
+    const input = await ctx.dataset(datasetId);
+    ctx.progress({ done: 0, total: input.rowCount, phase: 'reading' });
+    // SELECT * keeps `_id`: the records keep their identity from the dataset they come from.
+    const meta = await writeSelect(ctx, `dataset ${quotedName(input.name)}`, ([table]) => `SELECT * FROM ${table}`, [input]);
+    return finished(ctx, meta, { key: 'server.runLog.source.dataset', values: { name: quotedName(input.name) } });
+  },
+};
+
+export const importDataset: StepType = {
+  description,
+  runner,
+  cacheable: true,
+  billing: 'run',
+  outsideCalls: 'none',
+  // The chosen dataset's records, as counted when it was written.
+  estimateOutputRecords: async (params, lookup) => (typeof params.dataset === 'string' ? lookup.datasetRowCount(params.dataset) : null),
 };

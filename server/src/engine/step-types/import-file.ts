@@ -1,6 +1,11 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { resolveParams } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { SourceRunner } from '../runners/types';
+import { enumOf, finished, idParam, quotedName } from '../sources/source-dataset';
+import { FILE_FORMATS, formatOf, readFileAs } from '../sources/file-formats';
 
-export const importFile: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'import_file',
   name: 'Import file',
   description:
@@ -50,5 +55,38 @@ export const importFile: StepTypeDescription = {
       },
       cost_note: '免费：读取文件不收费。',
     },
+  },
+};
+
+const runner: SourceRunner = {
+  kind: 'source',
+  outputColumns: () => [],
+  async run(ctx, stored) {
+    const params = resolveParams(description, stored, ctx.vars);
+    const fileId = idParam(params, 'file', 'server.params.file');
+    const chosen = enumOf(params, 'format', ['auto', ...FILE_FORMATS]);
+    const sheet = typeof params.sheet === 'string' ? params.sheet.trim() : '';
+    ctx.progress({ done: 0, phase: 'reading' });
+    return ctx.files.withLocalFile(fileId, async (file) => {
+      const what = quotedName(file.name);
+      const format = chosen === 'auto' ? formatOf(file.name) : chosen;
+      if (!format) throw paramProblem(['format'], 'server.steps.fileFormat', { name: file.name });
+      return finished(ctx, await readFileAs(ctx, format, file.path, file.size, sheet, what), what);
+    });
+  },
+};
+
+export const importFile: StepType = {
+  description,
+  runner,
+  cacheable: true,
+  billing: 'run',
+  outsideCalls: 'none',
+  // The file's records as counted when it was uploaded, when it is read in the format it was counted in.
+  async estimateOutputRecords(params, lookup) {
+    if (typeof params.file !== 'string') return null;
+    const counted = await lookup.fileRowCount(params.file);
+    const format = typeof params.format === 'string' ? params.format : 'auto';
+    return counted && (format === 'auto' || format === counted.format) ? counted.rows : null;
   },
 };

@@ -1,6 +1,15 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { RowColumn } from '../datasets';
+import { ID_COLUMN, resolveParams } from '../runners/columns';
+import { StepRunFailed } from '../runners/execute';
+import type { SourceRunner } from '../runners/types';
+import { checkAborted, enumOf, finished, idParam, quotedName } from '../sources/source-dataset';
+import { globToRegExp } from '../sources/folder-glob';
+import { readFolderRecords } from '../sources/folder-records';
+import fs from 'node:fs';
+import path from 'node:path';
 
-export const importFolder: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'import_folder',
   name: 'Import folder',
   description:
@@ -72,3 +81,116 @@ export const importFolder: StepTypeDescription = {
     },
   },
 };
+
+/** The most files one folder step lists; more fail the step rather than making an unbounded dataset. */
+export const MAX_FOLDER_FILES = 10_000;
+/** The most characters of one file's text kept in `content`. */
+export const MAX_CONTENT_CHARS = 1_000_000;
+/** The most records written at once. */
+export const MAX_FOLDER_BATCH_RECORDS = 1000;
+/**
+ * The most bytes (UTF-8) of file contents one batch holds before it is written: a batch is held in
+ * the step's process, the API's in the embedded default, until the dataset writer has taken it. By
+ * records alone, 1,000 files of MAX_CONTENT_CHARS could make one batch of up to 4 GB; with this
+ * bound a batch of big files is smaller (32 files of 1 MB), and never more than 32 MB plus nothing
+ * (a file's content alone, at most 4 MB, is always below it). Decision 0070.
+ */
+export const MAX_FOLDER_BATCH_CONTENT_BYTES = 32 * 1024 * 1024;
+const TEXT_EXTENSIONS = new Set(['.txt', '.csv', '.tsv', '.json', '.jsonl', '.ndjson', '.md', '.markdown', '.xml', '.html', '.htm', '.yaml', '.yml', '.log']);
+
+const folderColumns = (includeContent: boolean): RowColumn[] => [
+  { name: 'file_name', type: 'VARCHAR' },
+  { name: 'path', type: 'VARCHAR' },
+  { name: 'type', type: 'VARCHAR' },
+  { name: 'size', type: 'BIGINT' },
+  ...(includeContent ? [{ name: 'content', type: 'VARCHAR' as const }] : []),
+];
+
+/** `files`: one record per file (the listing); `records`: the data files' records in one table. */
+export const FOLDER_READS = ['files', 'records'] as const;
+
+const runner: SourceRunner = {
+  kind: 'source',
+  outputColumns(_inputs, stored) {
+    const params = resolveParams(description, stored);
+    // The files' own columns are known only once they are read, as with import_file.
+    if (enumOf(params, 'read', FOLDER_READS) === 'records') return [];
+    return [ID_COLUMN, ...folderColumns(params.include_content === true)];
+  },
+  async run(ctx, stored) {
+    const params = resolveParams(description, stored, ctx.vars);
+    const folderId = idParam(params, 'folder', 'server.params.folder');
+    const read = enumOf(params, 'read', FOLDER_READS);
+    const pattern = typeof params.pattern === 'string' && params.pattern.trim() ? params.pattern.trim() : '*';
+    const matches = globToRegExp(pattern);
+    const recursive = params.recursive !== false;
+    const includeContent = params.include_content === true;
+    const entries = (await ctx.files.listFolder(folderId))
+      .filter((e) => (recursive || !e.path.includes('/')) && matches.test(e.name))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    if (entries.length > MAX_FOLDER_FILES)
+      throw new StepRunFailed(`The folder has ${entries.length} matching files, more than the ${MAX_FOLDER_FILES} one step reads: narrow the pattern`, null);
+    if (read === 'records') return readFolderRecords(ctx, entries, pattern, recursive);
+    const chosen = ctx.sampleSize == null ? entries : entries.slice(0, Math.max(0, ctx.sampleSize));
+    ctx.log(recursive ? 'server.runLog.listingWithSubfolders' : 'server.runLog.listing', { count: chosen.length, pattern: quotedName(pattern) });
+    async function* batches() {
+      let batch: Record<string, unknown>[] = [];
+      let batchBytes = 0;
+      let done = 0;
+      for (const entry of chosen) {
+        checkAborted(ctx);
+        const ext = path.extname(entry.name).toLowerCase();
+        const record: Record<string, unknown> = { file_name: entry.name, path: entry.path, type: ext.slice(1), size: entry.size };
+        let bytes = 0;
+        if (includeContent) {
+          const content = TEXT_EXTENSIONS.has(ext)
+            ? await ctx.files.withLocalFile(entry.id, async (file) => {
+                const handle = await fs.promises.open(file.path, 'r');
+                try {
+                  // UTF-8 takes at most 4 bytes a character: this many bytes hold the kept characters.
+                  const buffer = Buffer.alloc(Math.min(file.size, MAX_CONTENT_CHARS * 4));
+                  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+                  return buffer
+                    .subarray(0, bytesRead)
+                    .toString('utf8')
+                    .replace(/^\uFEFF/, '')
+                    .slice(0, MAX_CONTENT_CHARS);
+                } finally {
+                  await handle.close();
+                }
+              })
+            : null;
+          record.content = content;
+          bytes = content === null ? 0 : Buffer.byteLength(content);
+        }
+        // Written before this record would take the batch past its bound in bytes.
+        if (batch.length && batchBytes + bytes > MAX_FOLDER_BATCH_CONTENT_BYTES) {
+          ctx.progress({ done, total: chosen.length, phase: 'reading' });
+          yield batch;
+          batch = [];
+          batchBytes = 0;
+        }
+        batch.push(record);
+        batchBytes += bytes;
+        done++;
+        if (batch.length === MAX_FOLDER_BATCH_RECORDS) {
+          ctx.progress({ done, total: chosen.length, phase: 'reading' });
+          yield batch;
+          batch = [];
+          batchBytes = 0;
+        }
+      }
+      if (batch.length) yield batch;
+    }
+    const meta = await ctx.datasets.write({
+      ownerId: ctx.ownerId,
+      name: ctx.output.name,
+      datasetId: ctx.output.datasetId,
+      stepRunId: ctx.stepRunId,
+      source: { columns: folderColumns(includeContent), batches: batches() },
+    });
+    return finished(ctx, meta, { key: 'server.runLog.source.folder' });
+  },
+};
+
+export const importFolder: StepType = { description, runner, cacheable: false, billing: 'run', outsideCalls: 'none' };

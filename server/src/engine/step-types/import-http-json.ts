@@ -1,6 +1,16 @@
-import type { StepTypeDescription } from './step-type';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { StepType, StepTypeDescription } from './step-type';
+import { sqlString } from '../datasets/sql';
+import { resolveParams } from '../runners/columns';
+import { StepRunFailed } from '../runners/execute';
+import type { SourceRunner } from '../runners/types';
+import { checkAborted, finished, quotedName, writeSelect } from '../sources/source-dataset';
+import { HTTP_SOURCE_LIMITS, fetchJson, httpPlan, nextFromLinkHeader, notJson, withoutQuery } from '../sources/http-paging';
+import { JsonPageReader } from '../sources/json-page-reader';
 
-export const importHttpJson: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'import_http_json',
   name: 'Import from JSON API',
   description:
@@ -98,3 +108,72 @@ export const importHttpJson: StepTypeDescription = {
     },
   },
 };
+
+const runner: SourceRunner = {
+  kind: 'source',
+  outputColumns: () => [],
+  async run(ctx, stored) {
+    const params = resolveParams(description, stored, ctx.vars);
+    const plan = httpPlan(params, ctx.vars);
+    const limit = Math.min(ctx.sampleSize ?? Infinity, HTTP_SOURCE_LIMITS.maxRecords);
+    // Records go to JSON Lines in the scratch folder as they arrive: DuckDB then infers the types.
+    const out = path.join(ctx.files.scratchDir, `api-${randomUUID()}.jsonl`);
+    const stream = fs.createWriteStream(out);
+    const write = (line: string) =>
+      new Promise<void>((resolve, reject) => (stream.write(line) ? resolve() : stream.once('drain', resolve).once('error', reject)));
+    let records = 0;
+    let pages = 0;
+    // Large pages are parsed in a worker thread, so the API's other users are answered meanwhile.
+    const reader = new JsonPageReader(ctx);
+    try {
+      let url: string | null = plan.url;
+      let page = 1;
+      const addQuery = (base: string, value: string) => {
+        const next = new URL(base);
+        next.searchParams.set(plan.pageParam, value);
+        return next.toString();
+      };
+      if (plan.pagination === 'page') url = addQuery(plan.url, String(page));
+      while (url && pages < plan.maxPages && records < limit) {
+        checkAborted(ctx);
+        const response = await fetchJson(ctx, url, plan.headers);
+        pages++;
+        const read = await reader.read(response.body, {
+          recordsPath: plan.recordsPath,
+          pagination: plan.pagination,
+          nextPath: plan.nextPath,
+          limit: limit - records,
+        });
+        if (!read.ok && read.reason === 'notJson') throw notJson(url, response);
+        if (!read.ok) throw new StepRunFailed(`The answer of GET ${withoutQuery(url)} has nothing at ${quotedName(plan.recordsPath)}`, null);
+        if (read.lines) await write(read.lines);
+        records += read.written;
+        ctx.progress({ done: records, phase: `page ${pages}` });
+        if (plan.pagination === 'none') url = null;
+        else if (plan.pagination === 'page') url = read.listed ? addQuery(plan.url, String(++page)) : null;
+        else if (plan.pagination === 'cursor') url = read.next === null ? null : addQuery(plan.url, read.next);
+        else {
+          const next = plan.nextPath ? read.next : nextFromLinkHeader(response.headers.link);
+          url = next ? new URL(next, response.url).toString() : null;
+        }
+      }
+      if (url && pages >= plan.maxPages) ctx.log('server.runLog.maxPages', { pages });
+    } finally {
+      await reader.close();
+      await new Promise<void>((resolve) => stream.end(resolve));
+    }
+    try {
+      const what = `the answers of ${withoutQuery(plan.url)}`;
+      // No records: DuckDB infers nothing from an empty file, so the table is one empty text column.
+      const meta = records
+        ? await writeSelect(ctx, what, () => `SELECT * FROM read_json(${sqlString(out)}, format = 'newline_delimited', sample_size = 20480)`)
+        : await writeSelect(ctx, what, () => 'SELECT CAST(NULL AS VARCHAR) AS value WHERE false');
+      ctx.log('server.runLog.calledPages', { pages });
+      return finished(ctx, meta, { key: 'server.runLog.source.httpAnswers', values: { url: withoutQuery(plan.url) } });
+    } finally {
+      await fs.promises.rm(out, { force: true });
+    }
+  },
+};
+
+export const importHttpJson: StepType = { description, runner, cacheable: false, billing: 'run', outsideCalls: 'http' };

@@ -23,6 +23,7 @@ import { renameColumns } from './rename-columns';
 import { selectColumns } from './select-columns';
 import { sort } from './sort';
 import { tableInput } from './table-input';
+import { topNPerGroup } from './top-n-per-group';
 import { union } from './union';
 import { webhook } from './webhook';
 import { castColumns } from './cast-columns';
@@ -35,15 +36,28 @@ import { reorderColumns } from './reorder-columns';
 import { sample } from './sample';
 import { splitToRows } from './split-to-rows';
 import { unpivot } from './unpivot';
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
 
-export { stepCategories, type CostHint, type ParamSpec, type ParamType, type StepCategory, type StepTypeDescription, type StepTypeTexts } from './step-type';
+export {
+  stepCategories,
+  type CostHint,
+  type EstimateLookup,
+  type OutsideCalls,
+  type ParamSpec,
+  type ParamType,
+  type StepBilling,
+  type StepCategory,
+  type StepType,
+  type StepTypeDescription,
+  type StepTypeTexts,
+} from './step-type';
 
 /**
  * The step registry: every step type the engine provides, in catalogue order. Adding a step type
- * is adding its file and one line here; the catalogue, the param forms and validation follow.
+ * is adding its module and one line here; the catalogue, the param forms, validation, the run
+ * engine, billing and docs/steps.md follow.
  */
-export const stepTypes: StepTypeDescription[] = [
+export const stepTypes: readonly StepType[] = [
   importCsv,
   importFile,
   importFolder,
@@ -59,6 +73,7 @@ export const stepTypes: StepTypeDescription[] = [
   fillNulls,
   sort,
   limit,
+  topNPerGroup,
   sample,
   aggregate,
   pivot,
@@ -83,8 +98,16 @@ export const stepTypes: StepTypeDescription[] = [
   webhook,
 ];
 
-const byId = new Map(stepTypes.map((type) => [type.id, type]));
+const byId = new Map(stepTypes.map((type) => [type.description.id, type]));
 
-export function getStepType(id: string): StepTypeDescription | undefined {
+export function getStepType(id: string): StepType | undefined {
   return byId.get(id);
 }
+
+/** The served description of a step type (what `/workflow-step-infos` answers), by id. */
+export function getStepDescription(id: string): StepTypeDescription | undefined {
+  return byId.get(id)?.description;
+}
+
+/** Every step type's served description, in catalogue order. */
+export const stepDescriptions: readonly StepTypeDescription[] = stepTypes.map((type) => type.description);

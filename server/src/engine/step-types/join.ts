@@ -1,6 +1,10 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { columnsParam, expectInputs, findColumn, ID_COLUMN, q, RECORD_ID, requireColumn, resolveParams, sameName, typeCategory } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
 
-export const join: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'join',
   name: 'Join tables',
   description:
@@ -62,3 +66,84 @@ export const join: StepTypeDescription = {
     },
   },
 };
+
+const JOIN_SQL = { inner: 'INNER JOIN', left: 'LEFT JOIN', right: 'RIGHT JOIN', full: 'FULL OUTER JOIN' } as const;
+
+function joinPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  expectInputs(inputs, 2, 2);
+  const [left, right] = inputs;
+  const params = resolveParams(description, stored, vars);
+  const leftOn = columnsParam(params, 'left_on');
+  const rightOn = columnsParam(params, 'right_on');
+  if (!leftOn.length) throw paramProblem(['left_on'], 'server.params.required');
+  if (!rightOn.length) throw paramProblem(['right_on'], 'server.params.required');
+  if (leftOn.length !== rightOn.length) throw paramProblem(['right_on'], 'server.params.sameLength', { other: 'left_on', count: leftOn.length });
+  const pairs = leftOn.map((name, i) => {
+    const l = requireColumn(left, name, ['left_on', i]);
+    const r = requireColumn(right, rightOn[i], ['right_on', i]);
+    const group = (t: string) => {
+      const c = typeCategory(t);
+      return c === 'date' || c === 'timestamp' ? 'time' : c;
+    };
+    if (group(l.type) !== group(r.type) && group(l.type) !== 'unknown' && group(r.type) !== 'unknown') {
+      throw paramProblem(['right_on', i], 'server.steps.joinKeyTypes', { left: l.name, leftType: l.type, right: r.name, rightType: r.type });
+    }
+    return { l, r };
+  });
+  const how = params.how;
+  if (typeof how !== 'string' || !Object.prototype.hasOwnProperty.call(JOIN_SQL, how))
+    throw paramProblem(['how'], 'server.params.enum', { values: Object.keys(JOIN_SQL).join(', ') });
+  const suffix = params.suffix ?? '';
+  if (typeof suffix !== 'string' || suffix.includes('\0')) throw paramProblem(['suffix'], 'server.params.string');
+  if (suffix.length > 32) throw paramProblem(['suffix'], 'server.params.maxLength', { limit: 32 });
+  const leftCols = left.filter((c) => c.name !== RECORD_ID);
+  const taken = new Set(leftCols.map((c) => c.name.toLowerCase()));
+  const rightCols = right
+    .filter((c) => c.name !== RECORD_ID)
+    .map((c) => {
+      const name = taken.has(c.name.toLowerCase()) ? `${c.name}${suffix}` : c.name;
+      if (taken.has(name.toLowerCase()) || sameName(name, RECORD_ID)) throw paramProblem(['suffix'], 'server.steps.duplicateOutput', { column: name });
+      taken.add(name.toLowerCase());
+      return { from: c, to: { name, type: c.type } };
+    });
+  return { pairs, how: how as keyof typeof JOIN_SQL, leftCols, rightCols };
+}
+
+/**
+ * Every column of the first table, then every column of the second (its key columns too), a name
+ * the first already has getting `suffix`. Rows come in the first table's order, then the second's
+ * (unmatched rows of the second last). NULL keys match nothing. A row's `_id` is its first-table
+ * record's, or the second's when it has none (right and full joins); when a first-table record
+ * matches several rows, the writer gives the repeats new ids (datasets README).
+ */
+const runner: SqlRunner = {
+  kind: 'sql',
+  outputColumns(inputs, params, vars) {
+    const { leftCols, rightCols } = joinPlan(inputs, params, vars);
+    return [ID_COLUMN, ...leftCols, ...rightCols.map((c) => c.to)];
+  },
+  toSql(inputs, params, vars) {
+    const { pairs, how, leftCols, rightCols } = joinPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    const [l, r] = [q('__stepwise_l'), q('__stepwise_r')];
+    const [lpos, rpos] = [q('__stepwise_lpos'), q('__stepwise_rpos')];
+    const hasId = (i: number) => Boolean(findColumn(inputs[i].columns, RECORD_ID));
+    const id = `coalesce(${hasId(0) ? `${l}.${q(RECORD_ID)}` : 'NULL'}, ${hasId(1) ? `${r}.${q(RECORD_ID)}` : 'NULL'})`;
+    const list = [
+      `${id} AS ${q(RECORD_ID)}`,
+      ...leftCols.map((c) => `${l}.${q(c.name)}`),
+      ...rightCols.map(({ from, to }) => `${r}.${q(from.name)} AS ${q(to.name)}`),
+    ];
+    const on = pairs.map((p) => `${l}.${q(p.l.name)} = ${r}.${q(p.r.name)}`).join(' AND ');
+    const side = (table: string, pos: string) => `(SELECT *, row_number() OVER () AS ${pos} FROM ${table})`;
+    return {
+      sql: `SELECT ${list.join(', ')} FROM ${side(inputs[0].table, lpos)} AS ${l} ${JOIN_SQL[how]} ${side(inputs[1].table, rpos)} AS ${r} ON ${on} ORDER BY ${l}.${lpos} ASC NULLS LAST, ${r}.${rpos} ASC NULLS LAST`,
+      params: [],
+    };
+  },
+};
+
+export const join: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

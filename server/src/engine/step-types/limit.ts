@@ -1,6 +1,11 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { resolveParams } from '../runners/columns';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { integerParam } from '../sql-steps/param-values';
+import { singleInput } from '../sql-steps/output-columns';
 
-export const limit: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'limit',
   name: 'Limit',
   description:
@@ -45,3 +50,27 @@ export const limit: StepTypeDescription = {
     },
   },
 };
+
+function limitPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  return { columns, count: integerParam(params, 'count', 1), offset: integerParam(params, 'offset', 0) };
+}
+
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => limitPlan(inputs, params, vars).columns,
+  toSql(inputs, params, vars) {
+    const { count, offset } = limitPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    // Safe integers checked above, so they may be written as digits. DuckDB keeps insertion order
+    // (duckdb-pool.ts), so a plain scan's LIMIT takes the first rows and stops reading there.
+    return { sql: `SELECT * FROM ${inputs[0].table} LIMIT ${count} OFFSET ${offset}`, params: [] };
+  },
+};
+
+export const limit: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

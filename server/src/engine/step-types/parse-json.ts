@@ -1,6 +1,13 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { q, resolveParams, typeCategory, newColumnName } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { enumParam, objectList } from '../sql-steps/param-values';
+import { singleInput, dataColumn, appended } from '../sql-steps/output-columns';
+import type { Loc } from '../sql-steps/output-columns';
 
-export const parseJson: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'parse_json',
   name: 'Read JSON fields',
   description:
@@ -46,3 +53,55 @@ export const parseJson: StepTypeDescription = {
     },
   },
 };
+
+const JSON_TYPES: Record<string, string> = { text: 'VARCHAR', integer: 'BIGINT', number: 'DOUBLE', boolean: 'BOOLEAN', json: 'JSON' };
+/** `$`, then `.key` (letters, digits, `_`, or "quoted") and `[n]` steps; `*` wildcards are not allowed (one value per row). */
+const JSON_PATH = /^\$(\.([A-Za-z_\u00C0-\uFFFF][\w\u00C0-\uFFFF]*|"[^"\\]{1,200}")|\[\d{1,6}\])*$/;
+
+function jsonPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const column = dataColumn(columns, params.column, ['column']);
+  if (!['text', 'unknown'].includes(typeCategory(column.type)))
+    throw paramProblem(['column'], 'server.steps.notText', { column: column.name, type: column.type, operation: 'JSON' });
+  const onInvalid = enumParam(params, 'on_invalid', ['null', 'fail']);
+  const paths = objectList(params, 'paths', 100).map((item, i) => {
+    const path = item.path;
+    if (typeof path !== 'string' || path.length > 500 || !JSON_PATH.test(path))
+      throw paramProblem(['paths', i, 'path'], 'server.steps.jsonPath', { path: String(path ?? '').slice(0, 100) });
+    const type = item.type ?? 'text';
+    if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(JSON_TYPES, type))
+      throw paramProblem(['paths', i, 'type'], 'server.steps.castType', { type: String(type), types: Object.keys(JSON_TYPES).join(', ') });
+    return { path, column: { name: newColumnName(item.as, ['paths', i, 'as']), type: JSON_TYPES[type] }, loc: ['paths', i, 'as'] as Loc };
+  });
+  return { columns, column, onInvalid, paths, out: appended(columns, paths) };
+}
+
+/**
+ * Each path's value in the text column's JSON to a new column of the asked type: NULL where the
+ * path leads nowhere (or to JSON null) or the text is NULL. A value that does not convert to the
+ * type, and text that is not JSON, become NULL (`null`) or fail the step with DuckDB's reason
+ * (`fail`). Paths and their keys are bound parameters.
+ */
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => jsonPlan(inputs, params, vars).out,
+  toSql(inputs, params, vars) {
+    const { columns, column, onInvalid, paths } = jsonPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    const c = `CAST(${q(column.name)} AS VARCHAR)`;
+    const cast = onInvalid === 'null' ? 'TRY_CAST' : 'CAST';
+    const list = paths.map(({ column: out }, i) => {
+      const read = out.type === 'JSON' ? `json_extract(${c}, $${i + 1})` : `json_extract_string(${c}, $${i + 1})`;
+      const value = `${cast}(${read} AS ${out.type})`;
+      return `${onInvalid === 'null' ? `CASE WHEN json_valid(${c}) THEN ${value} END` : value} AS ${q(out.name)}`;
+    });
+    return { sql: `SELECT ${[...columns.map((k) => q(k.name)), ...list].join(', ')} FROM ${inputs[0].table}`, params: paths.map((p) => p.path) };
+  },
+};
+
+export const parseJson: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,6 +1,11 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { columnsParam, findColumn, q, RECORD_ID, requireColumn, resolveParams } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { singleInput } from '../sql-steps/output-columns';
 
-export const reorderColumns: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'reorder_columns',
   name: 'Reorder columns',
   description:
@@ -28,3 +33,33 @@ export const reorderColumns: StepTypeDescription = {
     },
   },
 };
+
+function reorderPlan(inputs: Column[][], stored: ParamValues, vars?: Vars): Column[] {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const listed = columnsParam(params, 'columns').map((name, i) => requireColumn(columns, name, ['columns', i]));
+  if (!listed.length) throw paramProblem(['columns'], 'server.params.required');
+  listed.forEach((c, i) => {
+    if (listed.indexOf(c) !== i) throw paramProblem(['columns', i], 'server.params.duplicateColumn', { column: c.name });
+  });
+  const id = findColumn(columns, RECORD_ID);
+  const first = listed.filter((c) => c !== id);
+  return [...(id ? [id] : []), ...first, ...columns.filter((c) => c !== id && !first.includes(c))];
+}
+
+/** `_id` first, then the listed columns in the given order, then the others as they were. Rows untouched. */
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: reorderPlan,
+  toSql(inputs, params, vars) {
+    const out = reorderPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    return { sql: `SELECT ${out.map((c) => q(c.name)).join(', ')} FROM ${inputs[0].table}`, params: [] };
+  },
+};
+
+export const reorderColumns: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

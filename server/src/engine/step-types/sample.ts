@@ -1,6 +1,13 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { resolveParams } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlParam, SqlRunner, Vars } from '../runners/types';
+import { POS, withPositions } from '../sql-steps/row-positions';
+import { enumParam, integerParam } from '../sql-steps/param-values';
+import { singleInput } from '../sql-steps/output-columns';
 
-export const sample: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'sample',
   name: 'Sample rows',
   description:
@@ -89,3 +96,49 @@ export const sample: StepTypeDescription = {
     },
   },
 };
+
+function samplePlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const method = enumParam(params, 'method', ['random', 'first', 'every_nth']);
+  const size = enumParam(params, 'size', ['rows', 'percent']);
+  const rows = integerParam(params, 'rows', 1);
+  const percent = params.percent;
+  if (typeof percent !== 'number' || !Number.isFinite(percent)) throw paramProblem(['percent'], 'server.params.number');
+  if (percent <= 0) throw paramProblem(['percent'], 'server.params.minimum', { limit: 0 });
+  if (percent > 100) throw paramProblem(['percent'], 'server.params.maximum', { limit: 100 });
+  const every = integerParam(params, 'every', 1);
+  const seed = integerParam(params, 'seed', 0);
+  return { columns, method, size, rows, percent, every, seed };
+}
+
+/**
+ * Some rows, in input order, each keeping its `_id`. `random` ranks rows by a hash of their
+ * position and the seed, so the same seed over the same input picks the same rows in every run;
+ * `first` takes the top; `every_nth` takes rows 1, 1+n, 1+2n… How many: `rows`, or `percent` of
+ * the input rounded to the nearest row (every_nth ignores both).
+ */
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => samplePlan(inputs, params, vars).columns,
+  toSql(inputs, params, vars) {
+    const { method, size, rows, percent, every, seed } = samplePlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    const from = `${withPositions(inputs[0].table)}`;
+    if (method === 'every_nth') {
+      return { sql: `SELECT * EXCLUDE (${POS}) FROM ${from} WHERE (${POS} - 1) % $1 = 0 ORDER BY ${POS}`, params: [every] };
+    }
+    const rank = method === 'random' ? `row_number() OVER (ORDER BY hash(${POS}, CAST($1 AS BIGINT)), ${POS})` : POS;
+    const bound: SqlParam[] = method === 'random' ? [seed] : [];
+    bound.push(size === 'rows' ? rows : percent);
+    const n = `$${bound.length}`;
+    const limit = size === 'rows' ? n : `round(count(*) OVER () * CAST(${n} AS DOUBLE) / 100)`;
+    return { sql: `SELECT * EXCLUDE (${POS}) FROM ${from} QUALIFY ${rank} <= ${limit} ORDER BY ${POS}`, params: bound };
+  },
+};
+
+export const sample: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,6 +1,12 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { columnsParam, findColumn, ID_COLUMN, RECORD_ID, requireColumn, resolveParams, uniqueNames } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { enumParam } from '../sql-steps/param-values';
+import { singleInput, selectList } from '../sql-steps/output-columns';
 
-export const selectColumns: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'select_columns',
   name: 'Select columns',
   description:
@@ -34,3 +40,35 @@ export const selectColumns: StepTypeDescription = {
     },
   },
 };
+
+function selectPlan(inputs: Column[][], stored: ParamValues, vars?: Vars): Column[] {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const mode = enumParam(params, 'mode', ['keep', 'drop']);
+  const listed = columnsParam(params, 'columns').map((name, i) => requireColumn(columns, name, ['columns', i]));
+  if (mode === 'keep') {
+    // `_id` always stays, first: it is not a column people pick.
+    const kept = listed.filter((c) => c.name !== RECORD_ID);
+    uniqueNames(kept, (c) => ['columns', listed.indexOf(c)]);
+    return [findColumn(columns, RECORD_ID) ?? ID_COLUMN, ...kept].filter((c, i, all) => all.indexOf(c) === i);
+  }
+  const dropIdAt = listed.findIndex((c) => c.name === RECORD_ID);
+  if (dropIdAt >= 0) throw paramProblem(['columns', dropIdAt], 'server.steps.recordIdColumn');
+  return columns.filter((c) => !listed.includes(c));
+}
+
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: selectPlan,
+  toSql(inputs, params, vars) {
+    const out = selectPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    return { sql: `SELECT ${selectList(out)} FROM ${inputs[0].table}`, params: [] };
+  },
+};
+
+export const selectColumns: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,6 +1,13 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { columnsParam, q, requireColumn, resolveParams } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { POS, withPositions } from '../sql-steps/row-positions';
+import { enumParam } from '../sql-steps/param-values';
+import { singleInput } from '../sql-steps/output-columns';
 
-export const sort: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'sort',
   name: 'Sort rows',
   description:
@@ -44,3 +51,34 @@ export const sort: StepTypeDescription = {
     },
   },
 };
+
+function sortPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const by = columnsParam(params, 'columns');
+  if (!by.length) throw paramProblem(['columns'], 'server.params.required');
+  return {
+    columns,
+    by: by.map((name, i) => requireColumn(columns, name, ['columns', i])),
+    direction: enumParam(params, 'direction', ['ascending', 'descending']) === 'ascending' ? 'ASC' : 'DESC',
+    nulls: enumParam(params, 'nulls', ['first', 'last']) === 'first' ? 'NULLS FIRST' : 'NULLS LAST',
+  };
+}
+
+const runner: SqlRunner = {
+  keepsIdsUnique: true,
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => sortPlan(inputs, params, vars).columns,
+  toSql(inputs, params, vars) {
+    const { by, direction, nulls } = sortPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    // Ties keep the input's order: the sort is stable.
+    const order = [...by.map((c) => `${q(c.name)} ${direction} ${nulls}`), POS].join(', ');
+    return { sql: `SELECT * EXCLUDE (${POS}) FROM ${withPositions(inputs[0].table)} ORDER BY ${order}`, params: [] };
+  },
+};
+
+export const sort: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,6 +1,13 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { q, resolveParams, typeCategory, newColumnName } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { POS, withPositions } from '../sql-steps/row-positions';
+import { booleanParam, textParam } from '../sql-steps/param-values';
+import { singleInput, dataColumn, appended } from '../sql-steps/output-columns';
 
-export const splitToRows: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'split_to_rows',
   name: 'Split into rows',
   description:
@@ -56,3 +63,53 @@ export const splitToRows: StepTypeDescription = {
     },
   },
 };
+
+function splitPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const column = dataColumn(columns, params.column, ['column']);
+  if (!['text', 'unknown'].includes(typeCategory(column.type)))
+    throw paramProblem(['column'], 'server.steps.notText', { column: column.name, type: column.type, operation: 'split' });
+  const delimiter = textParam(params, 'delimiter', 1, 100);
+  const trim = booleanParam(params, 'trim');
+  const dropEmpty = booleanParam(params, 'drop_empty');
+  const position = newColumnName(params.position_column, ['position_column']);
+  const split: Column = { name: column.name, type: 'VARCHAR' };
+  const out = appended(
+    columns.map((c) => (c === column ? split : c)),
+    [{ column: { name: position, type: 'BIGINT' }, loc: ['position_column'] }],
+  );
+  return { columns, column, delimiter, trim, dropEmpty, position, out };
+}
+
+/**
+ * One row per part of the text column split at the delimiter (plain text, not a pattern), the
+ * part replacing the text where it stands, its position (from 1, counting kept parts) last. Parts
+ * are trimmed and empty ones dropped when asked; a row with no part left disappears; NULL text
+ * gives one row with NULL part and position. The first part keeps the record's `_id`, the others
+ * get new ids from the writer.
+ */
+const runner: SqlRunner = {
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => splitPlan(inputs, params, vars).out,
+  toSql(inputs, params, vars) {
+    const { columns, column, delimiter, trim, dropEmpty, position } = splitPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    const [part, at] = [q('__stepwise_part'), q('__stepwise_at')];
+    const c = q(column.name);
+    const parts = `CASE WHEN ${c} IS NULL THEN [NULL] ELSE string_split(CAST(${c} AS VARCHAR), $1) END`;
+    const exploded = `SELECT *, unnest(${trim ? `list_transform(${parts}, x -> trim(x))` : parts}) AS ${part}, unnest(range(1, len(${parts}) + 1)) AS ${at} FROM ${withPositions(inputs[0].table)}`;
+    const where = dropEmpty ? ` WHERE ${part} IS NULL OR ${part} <> ''` : '';
+    const list = columns.map((k) => (k === column ? `${part} AS ${c}` : q(k.name)));
+    const pos = `CASE WHEN ${part} IS NULL AND ${c} IS NULL THEN NULL ELSE row_number() OVER (PARTITION BY ${POS} ORDER BY ${at}) END`;
+    return {
+      sql: `SELECT ${[...list, `CAST(${pos} AS BIGINT) AS ${q(position)}`].join(', ')} FROM (${exploded})${where} ORDER BY ${POS}, ${at}`,
+      params: [delimiter],
+    };
+  },
+};
+
+export const splitToRows: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

@@ -1,8 +1,9 @@
 /**
- * A step type is data plus one function (ARCHITECTURE.md, decision 6). This file is the data part:
- * the serialisable description that the catalogue (`/workflow-step-infos`), the parameter forms, the
- * validation of param inputs and the agents all read. Its runner (`engine/runners`, registered
- * under the same id) is the function part. Nothing here imports HTTP code.
+ * A step type is one module (ARCHITECTURE.md, decision 6): `step-types/<id>.ts` exports one
+ * `StepType`, its serialisable description (what the catalogue `/workflow-step-infos`, the
+ * parameter forms, the validation of param inputs and the agents read) beside its runner (how it
+ * runs) and the facts the run engine and billing need. `step-types/index.ts` registers it.
+ * Nothing here imports HTTP code.
  *
  * The shapes the API also serves (params, categories, inputs, cost) are declared once, here, as
  * TypeBox schemas: their static types are the engine's types, and the catalogue's API schemas
@@ -10,6 +11,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../lib/typebox';
+import type { ParamValues } from '../params';
+import type { StepRunner } from '../runners/types';
 
 /**
  * `expression` is a SQL expression over the input's columns (filter conditions, formula columns),
@@ -98,4 +101,54 @@ export interface StepTypeDescription {
    * data served by the API (not catalog keys), so they travel with the type they describe.
    */
   i18n?: { 'zh-CN'?: StepTypeTexts };
+}
+
+/**
+ * How a step's work is charged (`modules/usage/usage-charges.ts`), beside the price its `cost`
+ * shows: `run` once per run; `records` per record (per-record steps: per record of each finished
+ * batch, or per outside call when they report calls); `ai-tokens` per record the model answered
+ * (a cached answer is free) plus the tokens it used.
+ */
+export type StepBilling = 'run' | 'records' | 'ai-tokens';
+
+/**
+ * What a step calls outside this server while it runs: `http` (an API, a webhook), `ai` (a model
+ * provider, whose answers the run engine caches and prunes per owner), or `none`.
+ */
+export type OutsideCalls = 'none' | 'http' | 'ai';
+
+/** What an estimate may look up about the owner's data (the run engine answers, owner-checked). */
+export interface EstimateLookup {
+  /** A dataset's record count; null when it is not the owner's, missing or not counted yet. */
+  datasetRowCount(datasetId: string): Promise<number | null>;
+  /**
+   * A data file's records read as the format its name tells (`format`: csv, tsv, json, jsonl,
+   * parquet), counted when it was uploaded or first asked about; null when it is not the owner's,
+   * missing, or cannot be counted cheaply (Excel, too large, not well-formed).
+   */
+  fileRowCount(fileId: string): Promise<{ rows: number; format: string } | null>;
+}
+
+/**
+ * One step type: the description the API serves as it is (`description`, data only, never
+ * anything below it), and what the engine and billing read. Adding a step type is one module
+ * exporting this and one line in `step-types/index.ts`.
+ */
+export interface StepType {
+  readonly description: StepTypeDescription;
+  /** How it runs: `kind` (sql, per-record, source, sink), its output columns and its SQL or `run` (runners/types.ts). */
+  readonly runner: StepRunner;
+  /**
+   * Deterministic: an equal earlier step run (same type, version, params, variables, inputs and
+   * sample) may be reused instead of running again. False for steps whose answer may change
+   * between runs (a folder's files, an API, a model) or that send something (sinks).
+   */
+  readonly cacheable: boolean;
+  readonly billing: StepBilling;
+  readonly outsideCalls: OutsideCalls;
+  /**
+   * Before a run, when no earlier output tells: how many records it will produce from its params
+   * alone (a typed-in table's rows, a chosen dataset's count), or null when only running tells.
+   */
+  estimateOutputRecords?(params: ParamValues, lookup: EstimateLookup): Promise<number | null>;
 }

@@ -1,26 +1,26 @@
-import { getStepType, stepCategories, stepTypes } from '.';
+import { getStepDescription, stepCategories, stepDescriptions } from '.';
 
 describe('the step registry', () => {
   it('has unique ids and finds each by id', () => {
-    const ids = stepTypes.map((t) => t.id);
+    const ids = stepDescriptions.map((t) => t.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const type of stepTypes) expect(getStepType(type.id)).toBe(type);
-    expect(getStepType('nope')).toBeUndefined();
+    for (const type of stepDescriptions) expect(getStepDescription(type.id)).toBe(type);
+    expect(getStepDescription('nope')).toBeUndefined();
   });
 
   it('covers every category, with sensible inputs', () => {
-    for (const category of stepCategories) expect(stepTypes.some((t) => t.category === category)).toBe(true);
-    for (const type of stepTypes) {
+    for (const category of stepCategories) expect(stepDescriptions.some((t) => t.category === category)).toBe(true);
+    for (const type of stepDescriptions) {
       if (type.category === 'source') expect(type.inputs).toEqual({ min: 0, max: 0 });
       else expect(type.inputs.min).toBeGreaterThanOrEqual(1);
       if (type.inputs.max !== null) expect(type.inputs.max).toBeGreaterThanOrEqual(type.inputs.min);
     }
-    expect(getStepType('join')!.inputs).toEqual({ min: 2, max: 2 });
-    expect(getStepType('union')!.inputs).toEqual({ min: 2, max: null });
+    expect(getStepDescription('join')!.inputs).toEqual({ min: 2, max: 2 });
+    expect(getStepDescription('union')!.inputs).toEqual({ min: 2, max: null });
   });
 
   it('describes every param, with defaults that fit their own rules', () => {
-    for (const type of stepTypes) {
+    for (const type of stepDescriptions) {
       const names = type.params.map((p) => p.name);
       expect(new Set(names).size).toBe(names.length);
       for (const p of type.params) {
@@ -34,11 +34,11 @@ describe('the step registry', () => {
   });
 
   it('is serialisable data: a JSON round trip changes nothing', () => {
-    expect(JSON.parse(JSON.stringify(stepTypes))).toEqual(stepTypes);
+    expect(JSON.parse(JSON.stringify(stepDescriptions))).toEqual(stepDescriptions);
   });
 
   it('has Chinese texts for every step type and every param', () => {
-    for (const type of stepTypes) {
+    for (const type of stepDescriptions) {
       const zh = type.i18n?.['zh-CN'];
       expect([type.id, Boolean(zh?.name && zh.description && zh.cost_note)]).toEqual([type.id, true]);
       expect([type.id, Object.keys(zh?.params ?? {}).sort()]).toEqual([type.id, type.params.map((p) => p.name).sort()]);

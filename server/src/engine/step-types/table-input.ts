@@ -1,6 +1,10 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import { ID_COLUMN, resolveParams } from '../runners/columns';
+import type { SourceRunner } from '../runners/types';
+import { checkAborted, finished } from '../sources/source-dataset';
+import { tableColumns, tableRows, tableRowColumns } from '../sources/typed-table';
 
-export const tableInput: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'table_input',
   name: 'Typed-in table',
   description:
@@ -45,4 +49,39 @@ export const tableInput: StepTypeDescription = {
       cost_note: '免费。',
     },
   },
+};
+
+const runner: SourceRunner = {
+  kind: 'source',
+  outputColumns(_inputs, stored) {
+    const params = resolveParams(description, stored);
+    const columns = tableColumns(params);
+    tableRows(params, columns);
+    return [ID_COLUMN, ...tableRowColumns(columns)];
+  },
+  async run(ctx, stored) {
+    const params = resolveParams(description, stored, ctx.vars);
+    const columns = tableColumns(params);
+    const rows = tableRows(params, columns);
+    const kept = ctx.sampleSize == null ? rows : rows.slice(0, Math.max(0, ctx.sampleSize));
+    checkAborted(ctx);
+    const meta = await ctx.datasets.write({
+      ownerId: ctx.ownerId,
+      name: ctx.output.name,
+      datasetId: ctx.output.datasetId,
+      stepRunId: ctx.stepRunId,
+      source: { columns: tableRowColumns(columns), batches: [kept] },
+    });
+    return finished(ctx, meta, { key: 'server.runLog.source.typedTable' });
+  },
+};
+
+export const tableInput: StepType = {
+  description,
+  runner,
+  cacheable: true,
+  billing: 'run',
+  outsideCalls: 'none',
+  // The typed-in rows are the records, known before running.
+  estimateOutputRecords: async (params) => (Array.isArray(params.rows) ? params.rows.length : null),
 };

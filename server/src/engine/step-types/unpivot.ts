@@ -1,6 +1,13 @@
-import type { StepTypeDescription } from './step-type';
+import type { StepType, StepTypeDescription } from './step-type';
+import type { ParamValues } from '../params';
+import { columnsParam, q, resolveParams, typeCategory, newColumnName, PLAIN_TYPE } from '../runners/columns';
+import { paramProblem } from '../runners/errors';
+import type { Column, SqlRunner, Vars } from '../runners/types';
+import { POS, withPositions } from '../sql-steps/row-positions';
+import { booleanParam } from '../sql-steps/param-values';
+import { singleInput, dataColumn, appended } from '../sql-steps/output-columns';
 
-export const unpivot: StepTypeDescription = {
+const description: StepTypeDescription = {
   id: 'unpivot',
   name: 'Unpivot (columns to rows)',
   description:
@@ -60,3 +67,71 @@ export const unpivot: StepTypeDescription = {
     },
   },
 };
+
+/** The one type a set of columns' values can share, or null when numbers, text, dates… are mixed. */
+function sharedType(types: string[]): string | null {
+  if (types.every((t) => t === types[0])) return types[0];
+  if (types.every((t) => typeCategory(t) === 'number')) return types.every((t) => /^U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?$/i.test(t)) ? 'BIGINT' : 'DOUBLE';
+  if (types.every((t) => ['date', 'timestamp'].includes(typeCategory(t)))) return 'TIMESTAMP';
+  return null;
+}
+
+function unpivotPlan(inputs: Column[][], stored: ParamValues, vars?: Vars) {
+  const columns = singleInput(inputs);
+  const params = resolveParams(description, stored, vars);
+  const listed = columnsParam(params, 'columns').map((name, i) => dataColumn(columns, name, ['columns', i]));
+  if (!listed.length) throw paramProblem(['columns'], 'server.params.required');
+  if (listed.length > 500) throw paramProblem(['columns'], 'server.params.maximum', { limit: 500 });
+  listed.forEach((c, i) => {
+    if (listed.indexOf(c) !== i) throw paramProblem(['columns', i], 'server.params.duplicateColumn', { column: c.name });
+  });
+  const asText = booleanParam(params, 'as_text');
+  const nameColumn = newColumnName(params.name_column, ['name_column']);
+  const valueColumn = newColumnName(params.value_column, ['value_column']);
+  // A type only DuckDB knows yet (a formula upstream) passes every check, as elsewhere; DuckDB unifies.
+  let type = asText ? 'VARCHAR' : listed.some((c) => c.type === 'UNKNOWN') ? 'UNKNOWN' : sharedType(listed.map((c) => c.type));
+  if (!type) {
+    const other = listed.find((c) => sharedType([listed[0].type, c.type]) === null)!;
+    throw paramProblem(['columns', listed.indexOf(other)], 'server.steps.unpivotTypes', {
+      column: listed[0].name,
+      type: listed[0].type,
+      other: other.name,
+      otherType: other.type,
+    });
+  }
+  // A nested or unusual type is kept only when every column has it (no CAST to it is written).
+  if (type !== 'UNKNOWN' && !PLAIN_TYPE.test(type) && listed.some((c) => c.type !== type)) type = 'VARCHAR';
+  const kept = columns.filter((c) => !listed.includes(c));
+  const out = appended(kept, [
+    { column: { name: nameColumn, type: 'VARCHAR' }, loc: ['name_column'] },
+    { column: { name: valueColumn, type }, loc: ['value_column'] },
+  ]);
+  return { listed, kept, out, nameColumn, valueColumn, type };
+}
+
+/**
+ * Each input row becomes one row per listed column (NULL values too), in input order then the
+ * listed order: the other columns, then the column's name and its value. Values share one type:
+ * the same type stays, integers widen to BIGINT, other numbers DOUBLE, dates and timestamps
+ * TIMESTAMP; any other mix is refused unless `as_text`. The first row of each record keeps its
+ * `_id`; the others get new ids from the writer.
+ */
+const runner: SqlRunner = {
+  kind: 'sql',
+  outputColumns: (inputs, params, vars) => unpivotPlan(inputs, params, vars).out,
+  toSql(inputs, params, vars) {
+    const { listed, kept, nameColumn, valueColumn, type } = unpivotPlan(
+      inputs.map((i) => i.columns),
+      params,
+      vars,
+    );
+    const which = q('__stepwise_which');
+    const parts = listed.map((c, i) => {
+      const value = c.type === type || type === 'UNKNOWN' ? q(c.name) : `CAST(${q(c.name)} AS ${type})`;
+      return `SELECT ${[...kept.map((k) => q(k.name)), `CAST($${i + 1} AS VARCHAR) AS ${q(nameColumn)}`, `${value} AS ${q(valueColumn)}`, POS, `${i} AS ${which}`].join(', ')} FROM ${withPositions(inputs[0].table)}`;
+    });
+    return { sql: `SELECT * EXCLUDE (${POS}, ${which}) FROM (${parts.join(' UNION ALL ')}) ORDER BY ${POS}, ${which}`, params: listed.map((c) => c.name) };
+  },
+};
+
+export const unpivot: StepType = { description, runner, cacheable: true, billing: 'run', outsideCalls: 'none' };

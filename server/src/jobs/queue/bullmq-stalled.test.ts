@@ -50,7 +50,7 @@ describeWithRedis('BullMQ: a job whose worker was killed', () => {
   /** Starts the fixture worker and resolves with each line it prints, as they come. */
   function startDoomedWorker(): { lines: string[] } {
     const lines: string[] = [];
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'stalled-worker.fixture.ts')], {
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../test/stalled-bullmq-worker.ts')], {
       cwd: path.resolve(__dirname, '../../../..'),
       env: {
         ...process.env,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../plugins/authentication';
-import { agentDepsOf, agentTurnLimit, closedSignal } from '../conversations/conversations.routes';
+import { agentDepsOf, agentTurnLimit } from '../../http/agent-turns';
+import { closedSignal } from '../../http/event-stream';
 import {
   CoordinatorIn,
   CoordinatorOut,

@@ -77,6 +77,8 @@ describe('step-param and param-evaluation agents', () => {
     expect(res.body.message.commit).toMatchObject({ applied: true, changes: [{ kind: 'step_updated', step_id: step.id }] });
     expect(res.body.preview).toMatchObject({ state: 'succeeded', error: null });
     expect(res.body.preview.records.map((r: { amount: number }) => r.amount).sort()).toEqual([20, 50]);
+    // The executions list tells the agent's preview run from one its owner started.
+    expect((await api.ok('GET', `/workflow-runs/${res.body.preview.run_id}`)).started_by).toBe('agent');
     expect((await api.ok('GET', `/workflow-steps/${step.id}`)).param_inputs).toMatchObject({ condition: 'amount > 10' });
     expect((await api.ok('POST', '/workflow-history/commits', { workflow_id: wf.id })).total).toBe(commits + 1);
     // The model was shown the step's columns.

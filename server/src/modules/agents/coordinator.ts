@@ -1,7 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { Tool } from 'ai';
 import type { Db } from '../../db/database';
-import { Id } from '../../http/common.schemas';
 import { translate, type Language, type MessageValues } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
@@ -9,14 +7,13 @@ import type { CommitChange } from '../conversations/conversations.schemas';
 import type { RunsService } from '../runs/runs.service';
 import { StepConnectionsService } from '../step-connections/step-connections.service';
 import type { StepInfosService } from '../step-infos/step-infos.service';
-import { ParamInputs, StepCreateIn } from '../steps/steps.schemas';
 import { StepsService } from '../steps/steps.service';
-import { VariableCreateIn } from '../variables/variables.schemas';
 import { VariablesService } from '../variables/variables.service';
 import type { EditBatch, EditContext } from '../workflows/workflow-editor';
 import { editorFor, inputLimitsOf } from '../workflows/workflows.service';
 import { agentTool, serialQueue } from './agent-tools';
-import { MAX_PREVIEW_RECORDS, previewStep, type PreviewDeps } from './preview';
+import { AddStepIn, Link, NoInput, PreviewIn, SearchIn, SetParamsIn, StepRef, VariableCreateIn } from './coordinator.schemas';
+import { previewStep, type PreviewDeps } from './preview';
 import type { StoredCommitCard } from './proposal';
 
 export interface CoordinatorDeps extends PreviewDeps {
@@ -33,25 +30,6 @@ export interface CoordinatorTurn {
   /** Writes the turn's edits as one commit (or, for a dry run, describes them and keeps them to apply). Null: nothing changed. */
   finish(): Promise<StoredCommitCard | null>;
 }
-
-const NoInput = Type.Object({}, { additionalProperties: false });
-const StepRef = Type.Object({ step_id: Id }, { additionalProperties: false });
-const Link = Type.Object({ from_step_id: Id, to_step_id: Id }, { additionalProperties: false });
-const AddStepIn = Type.Object(
-  {
-    step_type: StepCreateIn.properties.step_type,
-    name: StepCreateIn.properties.name,
-    param_inputs: Type.Optional(ParamInputs),
-    after_step_id: Type.Optional(Id),
-  },
-  { additionalProperties: false },
-);
-const SetParamsIn = Type.Object({ step_id: Id, param_inputs: ParamInputs }, { additionalProperties: false });
-const PreviewIn = Type.Object(
-  { step_id: Id, sample_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PREVIEW_RECORDS, default: 5 })) },
-  { additionalProperties: false },
-);
-const SearchIn = Type.Object({ query: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
 
 export function coordinatorSystemPrompt(workflowId: string, dryRun: boolean): string {
   return [

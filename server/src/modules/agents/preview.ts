@@ -1,8 +1,8 @@
-import { getStepType } from '../../engine/step-types';
+import { getStepDescription } from '../../engine/step-types';
 import type { MessageValues } from '../../i18n/messages';
 import { conflict, notFound } from '../../lib/errors';
 import type { DatasetsService } from '../datasets/datasets.service';
-import type { RunEngine } from '../runs/run-engine';
+import type { RunEngine } from '../../engine/run';
 import type { RunsService } from '../runs/runs.service';
 import type { WorkflowSnapshot } from '../workflows/workflow-state';
 
@@ -50,10 +50,10 @@ export async function previewStep(
   visit(stepId);
   for (const id of needed) {
     const step = byId.get(id)!;
-    if (getStepType(step.step_type)?.category === 'output') throw conflict('server.agents.previewRefused', { name: step.name });
+    if (getStepDescription(step.step_type)?.category === 'output') throw conflict('server.agents.previewRefused', { name: step.name });
   }
   const size = Math.max(1, Math.min(MAX_PREVIEW_RECORDS, sampleSize));
-  const runId = await deps.runEngine.start(userId, snapshot.id, stepId, { mode: 'up_to', sampleSize: size });
+  const runId = await deps.runEngine.start(userId, snapshot.id, stepId, { mode: 'up_to', sampleSize: size, startedBy: 'agent' });
   const until = Date.now() + PREVIEW_WAIT_MS;
   let run = await deps.runs.run(userId, runId, t);
   while (!FINAL.has(run.state) && Date.now() < until && !signal?.aborted) {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { referencesIn, validateParams } from '../../engine/params';
-import { getStepType } from '../../engine/step-types';
+import { getStepDescription } from '../../engine/step-types';
 import { translate, type Language, type MessageValues } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
 import type { CommitCard } from '../conversations/conversations.schemas';
@@ -51,7 +51,7 @@ async function ownedStep(deps: AgentDeps, userId: string, workflowId: string, st
 }
 
 async function stepContext(deps: AgentDeps, userId: string, workflowId: string, step: StepState) {
-  const type = getStepType(step.step_type);
+  const type = getStepDescription(step.step_type);
   const fields = await new VariablesService(deps.db, deps.secrets).variableFields(userId, workflowId, step.id);
   return { type, fields };
 }
@@ -147,7 +147,12 @@ export async function evaluationTurn(
 
   if (type) {
     for (const issue of validateParams(type, step.param_inputs, 'replace'))
-      problems.push({ severity: 'error', msg: t(issue.key, issue.values), record_id: null, param: issue.param });
+      problems.push({
+        severity: 'error',
+        msg: t(issue.key, { ...issue.values, ...Object.fromEntries(Object.entries(issue.words ?? {}).map(([name, w]) => [name, w[language] ?? w.en])) }),
+        record_id: null,
+        param: issue.param,
+      });
   }
   const refs = referencesIn(step.param_inputs);
   const known = new Set(fields.fields.map((f) => f.name));

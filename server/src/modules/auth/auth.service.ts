@@ -7,7 +7,7 @@ import { translate, type Language } from '../../i18n/messages';
 import { conflict, rejected, unauthenticated, ValidationFailed } from '../../lib/errors';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { grantSignupCredits } from '../usage/signup-grant';
-import { UsersRepository } from '../users/users.repository';
+import { UserAccountsService } from '../users/user-accounts.service';
 import { admitSignup } from '../beta/beta.service';
 import { toUserOut } from '../users/users.service';
 import type { UserOut } from '../users/users.schemas';
@@ -26,7 +26,7 @@ interface ClientInfo {
 }
 
 export class AuthService {
-  private readonly users: UsersRepository;
+  private readonly users: UserAccountsService;
   private readonly sessions: SessionsRepository;
 
   constructor(
@@ -35,19 +35,19 @@ export class AuthService {
     private readonly mailer: Mailer,
     private readonly log: Log,
   ) {
-    this.users = new UsersRepository(db);
+    this.users = new UserAccountsService(db);
     this.sessions = new SessionsRepository(db);
   }
 
   async signup(input: SignupIn, language: Language): Promise<UserOut> {
     const email = normalizeEmail(input.email);
     await refuseWeakPassword(input.password, { email, name: input.name }, language, ['body', 'password']);
-    if (await this.users.findByEmail(email)) throw conflict('server.auth.emailTaken');
+    if (await this.users.byEmail(email)) throw conflict('server.auth.emailTaken');
     const passwordHash = await hashPassword(input.password);
     try {
       // One transaction: an invitation code's use and the sign-up credits are recorded with the account, or none is.
       const user = await this.db.transaction().execute(async (trx) => {
-        const user = await new UsersRepository(trx).insert({
+        const user = await new UserAccountsService(trx).create({
           email,
           name: input.name.trim(),
           password_hash: passwordHash,
@@ -73,7 +73,7 @@ export class AuthService {
   /** Answers the same 401 for an unknown email and a wrong password, in about the same time. */
   async login(username: string, password: string, client: ClientInfo): Promise<TokenOut> {
     const email = normalizeEmail(username);
-    const user = await this.users.findByEmail(email);
+    const user = await this.users.byEmail(email);
     const ok = await verifyPassword(user?.password_hash ?? null, password);
     if (!user || !ok) throw unauthenticated('server.auth.invalidCredentials');
     if (this.config.adminEmails.has(email) && user.role !== 'admin') {
@@ -99,7 +99,7 @@ export class AuthService {
    * way, and the mail goes out after the answer so the timing does not tell either.
    */
   async requestPasswordReset(rawEmail: string): Promise<void> {
-    const user = await this.users.findByEmail(normalizeEmail(rawEmail));
+    const user = await this.users.byEmail(normalizeEmail(rawEmail));
     if (!user) return;
     const { token, hash } = newToken();
     await new PasswordResetsRepository(this.db).create({
@@ -129,7 +129,7 @@ export class AuthService {
     const now = new Date().toISOString();
     const resets = new PasswordResetsRepository(this.db);
     const userId = await resets.findLive(hashToken(token), now);
-    const user = userId ? await this.users.findById(userId) : undefined;
+    const user = userId ? await this.users.byId(userId) : undefined;
     if (!user) throw rejected('server.auth.resetTokenInvalid');
     await refuseWeakPassword(newPassword, user, language, ['body', 'new_password']);
     const passwordHash = await hashPassword(newPassword);
@@ -138,7 +138,7 @@ export class AuthService {
       const spentAt = new Date().toISOString();
       // Spent by one conditional update: of two requests racing with the same link, one wins.
       if ((await resets.consume(hashToken(token), spentAt)) !== user.id) throw rejected('server.auth.resetTokenInvalid');
-      await new UsersRepository(trx).update(user.id, { password_hash: passwordHash });
+      await new UserAccountsService(trx).update(user.id, { password_hash: passwordHash });
       await resets.invalidateAllForUser(user.id, spentAt);
       await new SessionsRepository(trx).revokeAllForUser(user.id);
     });

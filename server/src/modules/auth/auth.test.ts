@@ -19,7 +19,7 @@ describe('auth', () => {
       const body = res.json();
       expect(body.user).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper', role: 'user', locale: 'en' });
       expect(typeof body.user.id).toBe('string');
-      expect(body.message).toBe('Your account is ready. Sign in to start building.');
+      expect(body.message).toBe('Your account is ready. Welcome to Stepwise!');
       expect(res.body).not.toMatch(/password|argon2/i);
     });
 
@@ -59,7 +59,7 @@ describe('auth', () => {
         headers: { 'accept-language': 'zh-CN,zh;q=0.9' },
         payload: newAccount(),
       });
-      expect(res.json().message).toBe('账号已创建，登录后即可开始搭建工作流。');
+      expect(res.json().message).toBe('账号已创建，欢迎使用 Stepwise！');
       expect(res.json().user.locale).toBe('cn');
       const bad = await t.app.inject({
         method: 'POST',

@@ -45,6 +45,11 @@ function loadEstimator(): Promise<ZxcvbnFactory> {
   return estimator;
 }
 
+/** Loads the dictionaries now rather than on the first password checked (test/test-app.ts). */
+export async function loadPasswordChecker(): Promise<void> {
+  await loadEstimator();
+}
+
 /** zxcvbn's warning ids → our reasons (`server.password.warning.*`, a clause). */
 const WARNINGS = new Set([
   'straightRow',

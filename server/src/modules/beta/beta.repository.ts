@@ -11,8 +11,9 @@ export interface CodeWithUses extends InvitationCodeRow {
   created_by_name: string | null;
 }
 
+/** A request with whom to write to: the account's name, email and language, or the visitor's own. */
 export interface BetaRequestWithUser extends BetaRequestRow {
-  user_name: string;
+  user_name: string | null;
   user_email: string;
   user_locale: 'en' | 'cn';
 }
@@ -99,6 +100,20 @@ export class BetaRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /**
+   * A visitor's request, unless that email already asked: the first one stands (anyone may type any
+   * email, so a later one must not rewrite what its owner said). Answers whether it was stored.
+   */
+  async insertVisitorRequest(row: BetaRequestRow): Promise<boolean> {
+    const stored = await this.db
+      .insertInto('beta_interest_requests')
+      .values(row)
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return stored !== undefined;
+  }
+
   findRequest(id: string): Promise<BetaRequestWithUser | undefined> {
     return this.requestsWithUser().where('r.id', '=', id).executeTakeFirst();
   }
@@ -124,9 +139,13 @@ export class BetaRepository {
   private requestsWithUser() {
     return this.db
       .selectFrom('beta_interest_requests as r')
-      .innerJoin('users as u', 'u.id', 'r.user_id')
+      .leftJoin('users as u', 'u.id', 'r.user_id')
       .selectAll('r')
-      .select(['u.name as user_name', 'u.email as user_email', 'u.locale as user_locale']);
+      .select((eb) => [
+        eb.fn.coalesce('u.name', 'r.name').as('user_name'),
+        eb.fn.coalesce('u.email', 'r.email').$castTo<string>().as('user_email'),
+        eb.fn.coalesce('u.locale', 'r.locale', sql.lit('en')).$castTo<'en' | 'cn'>().as('user_locale'),
+      ]);
   }
 
   private codesWithUses() {

@@ -29,12 +29,51 @@ const betaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => beta.signupMode(),
   );
 
+  // The spec's call, for signed-in users (a secure call: 401 without a token). Asking again updates
+  // the request. Bounded per account.
   app.post(
     '/request',
-    { schema: { tags, summary: 'Ask to join the beta (asking again updates the request)', body: BetaRequestIn, response: { 200: BetaRequestOut } } },
+    {
+      config: {
+        rateLimit: { max: 20, timeWindow: 3_600_000, hook: 'preHandler' as const, keyGenerator: (req) => `beta-request:user:${currentUser(req).id}` },
+      },
+      schema: {
+        tags,
+        summary: 'Ask to join the beta (signed in; asking again updates the request)',
+        description: "The request is the account's; `email` and `name` in the body are not used. Limited to 20 an hour per account (429).",
+        body: BetaRequestIn,
+        response: { 200: BetaRequestOut },
+      },
+    },
     async (req) => {
       const { status, again } = await beta.request(currentUser(req), req.body);
       return { status, message: req.t(again ? 'server.beta.requestUpdated' : 'server.beta.requestReceived') };
+    },
+  );
+
+  // Not in the spec: in invite-only mode a visitor cannot make an account without a code, so asking
+  // for one cannot need an account (issue 11/13). Public; the body's email says where to send the
+  // code. Bounded per client address.
+  app.post(
+    '/visitor-request',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: 20, timeWindow: 3_600_000, hook: 'preHandler' as const, keyGenerator: (req) => `beta-request:ip:${req.ip}` },
+      },
+      schema: {
+        tags,
+        summary: 'Ask to join the beta as a visitor, with an email (no account, no token)',
+        description:
+          '`email` is required (422 at `["body","email"]` otherwise), `name` is optional, one request per email (asking again changes nothing and ' +
+          'is answered the same). Limited to 20 an hour per client address (429).',
+        body: BetaRequestIn,
+        response: { 200: BetaRequestOut },
+      },
+    },
+    async (req) => {
+      await beta.requestAsVisitor(req.body, req.language);
+      return { status: 'pending' as const, message: req.t('server.beta.requestReceived') };
     },
   );
 

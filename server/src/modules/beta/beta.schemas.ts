@@ -13,6 +13,10 @@ export const BetaRequestIn = Type.Object(
     use_case: Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S' }),
     company: Type.Optional(Type.String({ maxLength: 200 })),
     heard_from: Type.Optional(Type.String({ maxLength: 200 })),
+    /** A visitor's (no token): where to send the code. Required then; a signed-in user's account has one. */
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    /** A visitor's name, for the invitation email; a signed-in user's account has one. */
+    name: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: false },
 );
@@ -56,7 +60,8 @@ export const CodesPage = Page(InvitationCodeOut);
 
 export const BetaRequestAdminOut = Type.Object({
   id: Type.String(),
-  user: Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }),
+  /** Who asked: an account (`id`), or a visitor without one (`id` null; `name` null when not given). */
+  user: Type.Object({ id: Type.Union([Type.String(), Type.Null()]), name: Type.Union([Type.String(), Type.Null()]), email: Type.String() }),
   use_case: Type.String(),
   company: Type.Union([Type.String(), Type.Null()]),
   heard_from: Type.Union([Type.String(), Type.Null()]),

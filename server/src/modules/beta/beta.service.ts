@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
-import { translate } from '../../i18n/messages';
+import { translate, type Language } from '../../i18n/messages';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { conflict, invalid, notFound } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
@@ -111,6 +111,9 @@ export class BetaService {
     const saved = await this.beta.upsertRequest({
       id: randomUUID(),
       user_id: user.id,
+      email: null,
+      name: null,
+      locale: null,
       use_case: input.use_case.trim(),
       company: input.company?.trim() || null,
       heard_from: input.heard_from?.trim() || null,
@@ -119,6 +122,31 @@ export class BetaService {
       updated_at: now,
     });
     return { status: saved.status, again: before !== undefined };
+  }
+
+  /**
+   * A visitor (no account, so no token) asks for a code: in invite-only mode they cannot make an
+   * account without one. One request per email; asking again with the same email leaves the first
+   * as it is (anyone may type any email) and is answered the same, so the answer tells nothing
+   * about who asked before.
+   */
+  async requestAsVisitor(input: BetaRequestIn, language: Language): Promise<void> {
+    const email = input.email?.trim().toLowerCase();
+    if (!email) throw invalid('server.beta.visitorEmailRequired', ['body', 'email']);
+    const now = new Date().toISOString();
+    await this.beta.insertVisitorRequest({
+      id: randomUUID(),
+      user_id: null,
+      email,
+      name: input.name?.trim() || null,
+      locale: language === 'zh-CN' ? 'cn' : 'en',
+      use_case: input.use_case.trim(),
+      company: input.company?.trim() || null,
+      heard_from: input.heard_from?.trim() || null,
+      status: 'pending',
+      created_at: now,
+      updated_at: now,
+    });
   }
 
   async createCodes(admin: BetaViewer, input: CodesCreateIn): Promise<InvitationCodeOut[]> {
@@ -208,17 +236,24 @@ export class BetaService {
     }
   }
 
-  /** The invitation is made either way; a mail server being down is logged, and the admin can copy the code. */
+  /**
+   * The invitation is made either way; a mail server being down is logged, and the admin can copy the code.
+   * A user joins on the beta page; a visitor signs up, with the code filled in by the link.
+   */
   private async emailInvitation(request: BetaRequestWithUser, code: string): Promise<void> {
     const language = languageOfLocale(request.user_locale);
-    const link = `${this.config.publicUrl}${localePath(request.user_locale)}/beta`;
-    const values = { name: request.user_name, code, link };
+    const visitor = request.user_id === null;
+    const where = visitor ? `/signup?code=${encodeURIComponent(code)}` : '/beta';
+    const link = `${this.config.publicUrl}${localePath(request.user_locale)}${where}`;
+    const name = request.user_name ?? translate(language, 'server.beta.email.nameless');
+    const values = { name, code, link };
+    const texts = visitor ? 'server.beta.email.visitor' : 'server.beta.email';
     try {
       await this.mailer.send({
         to: request.user_email,
         subject: translate(language, 'server.beta.email.subject'),
-        text: translate(language, 'server.beta.email.text', values),
-        html: translate(language, 'server.beta.email.html', { ...values, name: escapeHtml(request.user_name) }),
+        text: translate(language, `${texts}.text`, values),
+        html: translate(language, `${texts}.html`, { ...values, name: escapeHtml(name), link: escapeHtml(link) }),
       });
     } catch (err) {
       this.log.error({ err, requestId: request.id }, 'could not email a beta invitation');

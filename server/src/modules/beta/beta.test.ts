@@ -183,7 +183,11 @@ describe('beta programme (sign-up open)', () => {
       ];
       expect([method, url, statuses]).toEqual([method, url, [401, 403, 403, method === 'POST' && url.endsWith('invitation-codes') ? 201 : 200]]);
     }
-    expect((await beta(t, 'POST', '/request', undefined, { use_case: 'x' })).statusCode).toBe(401);
+    // The spec's request is a secure call; visitors ask through /visitor-request (the invite-only tests).
+    expect((await beta(t, 'POST', '/request', { authorization: 'Bearer not-a-token' }, { use_case: 'x' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/beta-interest/request', payload: { email: 'v@example.com', use_case: 'x' } })).statusCode).toBe(
+      401,
+    );
     expect((await t.app.inject({ url: '/api/v1/users/me/beta-status' })).statusCode).toBe(401);
   });
 });
@@ -300,5 +304,89 @@ describe('beta programme (invite-only)', () => {
       requested_at: null,
     });
     expect(await status()).toMatchObject({ has_access: true, status: 'member' });
+  });
+
+  describe('a visitor without an account asks for a code', () => {
+    const visitorRequest = (payload: object, headers: Record<string, string> = {}, remoteAddress = '203.0.113.7') =>
+      t.app.inject({ method: 'POST', url: '/api/v1/beta-interest/visitor-request', headers, payload, remoteAddress });
+    const requestsOf = async (email: string) =>
+      (await beta(t, 'GET', '/admin/requests?page_size=200', admin)).json().items.filter((r: { user: { email: string } }) => r.user.email === email);
+
+    it('with an email and no token; the admin sees it, invites it, and the emailed link signs up with the code', async () => {
+      const email = `visitor-${Date.now()}@example.com`;
+      const res = await visitorRequest({ email: email.toUpperCase(), name: ' Vera ', use_case: 'Cleaning survey data', company: 'Acme' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'pending', message: 'Thank you: your request to join the beta has been received.' });
+
+      const [request] = await requestsOf(email);
+      expect(request).toMatchObject({ user: { id: null, name: 'Vera', email }, use_case: 'Cleaning survey data', company: 'Acme', status: 'pending' });
+
+      const invited = await beta(t, 'POST', `/admin/requests/${request.id}/invite`, admin);
+      expect(invited.statusCode).toBe(200);
+      const { code } = invited.json();
+      const [mail] = mailsTo(t.dataDir, email);
+      expect(mail).toContain(`/signup?code=${code.code}`);
+      expect(mail).toContain('Hello Vera,');
+
+      const account = { ...newAccount(), email };
+      const signedUp = await t.app.inject({ method: 'POST', url: '/api/v1/auth/signup', payload: { ...account, invitation_code: code.code } });
+      expect(signedUp.statusCode).toBe(201);
+    });
+
+    it('asking again with the same email changes nothing and is answered the same', async () => {
+      const email = `again-${Date.now()}@example.com`;
+      const first = await visitorRequest({ email, use_case: 'The first words' });
+      const second = await visitorRequest({ email, use_case: 'Someone else typing this email' });
+      expect(second.json()).toEqual(first.json());
+      const requests = await requestsOf(email);
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ use_case: 'The first words', user: { name: null } });
+    });
+
+    it('is written to in the language it asked in', async () => {
+      const email = `zh-${Date.now()}@example.com`;
+      const res = await visitorRequest({ email, use_case: '研究' }, { 'accept-language': 'zh-CN' });
+      expect(res.json().message).toBe('谢谢！我们已收到你加入测试计划的申请。');
+      const [request] = await requestsOf(email);
+      await beta(t, 'POST', `/admin/requests/${request.id}/invite`, admin);
+      const [mail] = mailsTo(t.dataDir, email);
+      expect(mail).toContain('/cn/signup?code=');
+      expect(mail).toContain('朋友，你好');
+    });
+
+    it('refuses a missing or malformed email and over-long fields with 422 at the field, never 500', async () => {
+      const fieldOf = async (payload: object) => {
+        const res = await visitorRequest(payload);
+        expect(res.statusCode).toBe(422);
+        return res.json().errors.map((e: { loc: unknown[] }) => e.loc);
+      };
+      const missing = await visitorRequest({ use_case: 'No email' });
+      expect(missing.statusCode).toBe(422);
+      expect(missing.json()).toEqual({ errors: [{ msg: 'Enter your email address: the invitation code is sent there.', loc: ['body', 'email'] }] });
+      expect(await fieldOf({ email: 'not an email', use_case: 'x' })).toContainEqual(['body', 'email']);
+      expect(await fieldOf({ email: `${'a'.repeat(250)}@example.com`, use_case: 'x' })).toContainEqual(['body', 'email']);
+      expect(await fieldOf({ email: 'ok@example.com', name: 'n'.repeat(101), use_case: 'x' })).toContainEqual(['body', 'name']);
+      expect(await fieldOf({ email: 'ok@example.com', use_case: 'u'.repeat(2001) })).toContainEqual(['body', 'use_case']);
+      expect(await fieldOf({ email: 'ok@example.com', use_case: '   ' })).toContainEqual(['body', 'use_case']);
+      expect(await fieldOf({ email: 'ok@example.com', use_case: 'x', role: 'admin' })).toContainEqual(['body', 'role']);
+    });
+
+    it('a signed-in user’s request stays theirs: the email in the body is not used', async () => {
+      const res = await beta(t, 'POST', '/request', admin, { email: 'someone-else@example.com', use_case: 'Mine' });
+      expect(res.statusCode).toBe(200);
+      const mine = await requestsOf(adminEmail);
+      expect(mine).toHaveLength(1);
+      expect(mine[0].user.id).toEqual(expect.any(String));
+      expect(await requestsOf('someone-else@example.com')).toHaveLength(0);
+    });
+
+    it('is limited per client address', async () => {
+      const address = '198.51.100.23';
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i++) statuses.push((await visitorRequest({ email: `flood-${i}@example.com`, use_case: 'x' }, {}, address)).statusCode);
+      expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+      expect(statuses[20]).toBe(429);
+      expect((await visitorRequest({ email: 'other-address@example.com', use_case: 'x' }, {}, '198.51.100.24')).statusCode).toBe(200);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getStepType } from '../../engine/step-types';
+import { getStepDescription } from '../../engine/step-types';
 import { Id } from '../../http/common.schemas';
 import type { Language } from '../../i18n/messages';
 import { expectedVersion, setVersionTag } from '../../http/versioning';
@@ -13,7 +13,7 @@ const tags = ['Clone'];
 
 /** The params' labels as the step form shows them, in the caller's language, as one list. */
 function paramLabels(stepType: string, params: string[], language: Language): string {
-  const type = getStepType(stepType);
+  const type = getStepDescription(stepType);
   const zh = language === 'zh-CN' ? type?.i18n?.['zh-CN']?.params : undefined;
   const labels = params.map((name) => zh?.[name]?.label ?? type?.params.find((p) => p.name === name)?.label ?? name);
   return labels.join(language === 'zh-CN' ? '、' : ', ');

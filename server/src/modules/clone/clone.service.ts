@@ -1,24 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { notFound } from '../../lib/errors';
-import { DatasetsRepository } from '../datasets/datasets.repository';
-import { FilesRepository } from '../files/files.repository';
-import { FoldersRepository } from '../files/folders.repository';
+import { DatasetLookupsService } from '../datasets/dataset-lookups.service';
+import { FileLookupsService } from '../files/file-lookups.service';
 import { StepsService } from '../steps/steps.service';
 import { uniqueStepName } from '../steps/step-rules';
 import { toStepOut, withoutSecrets } from '../workflows/workflow-views';
 import { withNewIds, type StepState, type WorkflowSnapshot } from '../workflows/workflow-state';
-import { WorkflowsRepository } from '../workflows/workflows.repository';
+import { WorkflowAccessService } from '../workflows/workflow-access.service';
 import { editorFor, WorkflowsService } from '../workflows/workflows.service';
 import type { WorkflowOut } from '../workflows/workflows.schemas';
 import { candidateIds, withoutForeignReferences, type Dropped, type OwnedIds } from './foreign-references';
 import { cloneJson } from '../../lib/json-values';
 
 export class CloneService {
-  private readonly repo: WorkflowsRepository;
+  private readonly workflows: WorkflowAccessService;
 
   constructor(private readonly db: Db) {
-    this.repo = new WorkflowsRepository(db);
+    this.workflows = new WorkflowAccessService(db);
   }
 
   /**
@@ -33,10 +32,10 @@ export class CloneService {
     name: string | undefined,
     copyOf: (name: string) => string,
   ): Promise<{ workflow: WorkflowOut; dropped: Dropped }> {
-    const source = await this.repo.findById(sourceId);
+    const source = await this.workflows.workflowById(sourceId);
     let snapshot: WorkflowSnapshot;
     let dropped: Dropped = { steps: [], variables: [] };
-    if (source && source.owner_id === userId) snapshot = await this.repo.loadSnapshot(source);
+    if (source && source.owner_id === userId) snapshot = await this.workflows.stateOf(source);
     else if (source && source.visibility === 'published' && source.published_snapshot) {
       // A copy published before secret params were left out may still hold one: never hand it on.
       const published = withoutSecrets(JSON.parse(source.published_snapshot) as WorkflowSnapshot);
@@ -46,18 +45,19 @@ export class CloneService {
     const copy = withNewIds(snapshot, randomUUID);
     copy.name = name?.trim() || copyOf(snapshot.name);
     const workflow = await new WorkflowsService(this.db).create(userId, { name: copy.name }, copy, source.id);
-    await this.repo.incrementCloneCount(source.id);
+    await this.workflows.countClone(source.id);
     return { workflow, dropped };
   }
 
   /** Which of these ids name the user's own files, folders and datasets. */
   private async ownedAmong(userId: string, ids: ReturnType<typeof candidateIds>): Promise<OwnedIds> {
-    const [files, folders, datasets] = await Promise.all([
-      new FilesRepository(this.db).findManyOwned(userId, ids.file),
-      new FoldersRepository(this.db).findManyOwned(userId, ids.folder),
-      new DatasetsRepository(this.db).ownedIds(userId, ids.dataset),
+    const files = new FileLookupsService(this.db);
+    const [file, folder, dataset] = await Promise.all([
+      files.ownedFileIds(userId, ids.file),
+      files.ownedFolderIds(userId, ids.folder),
+      new DatasetLookupsService(this.db).ownedIds(userId, ids.dataset),
     ]);
-    return { file: new Set(files.map((row) => row.id)), folder: new Set(folders.map((row) => row.id)), dataset: datasets };
+    return { file, folder, dataset };
   }
 
   /**
@@ -67,8 +67,8 @@ export class CloneService {
    */
   async cloneStep(userId: string, stepId: string, targetWorkflowId: string | undefined, name: string | undefined, expectedVersion?: number) {
     const sourceWorkflowId = await new StepsService(this.db).workflowOf(userId, stepId);
-    const sourceWorkflow = (await this.repo.findById(sourceWorkflowId))!;
-    const original = (await this.repo.loadSnapshot(sourceWorkflow)).steps.find((s) => s.id === stepId)!;
+    const sourceWorkflow = (await this.workflows.workflowById(sourceWorkflowId))!;
+    const original = (await this.workflows.stateOf(sourceWorkflow)).steps.find((s) => s.id === stepId)!;
     const workflowId = targetWorkflowId ?? sourceWorkflowId;
     const sameWorkflow = workflowId === sourceWorkflowId;
 

@@ -149,7 +149,7 @@ describe("clone: another author's files and datasets", () => {
     const wf = await bob.createWorkflow('Peek');
     const res = await bob.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'import_dataset', param_inputs: { dataset: datasetId } });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ msg: 'There is no such dataset among your datasets.', loc: ['body', 'param_inputs', 'dataset'] }]);
+    expect(res.body.errors).toEqual([{ msg: 'There is no such dataset among your datasets.', loc: ['body', 'param_inputs', 'dataset'], label: 'Dataset' }]);
   });
 
   it('names the params in the reader’s language', async () => {

@@ -1,5 +1,5 @@
 import { isReference } from '../../engine/params';
-import { getStepType, type ParamSpec } from '../../engine/step-types';
+import { getStepDescription, type ParamSpec } from '../../engine/step-types';
 import type { WorkflowSnapshot } from '../workflows/workflow-state';
 import { cloneJson } from '../../lib/json-values';
 
@@ -42,7 +42,7 @@ export function candidateIds(snapshot: WorkflowSnapshot): Record<OwnedKind, stri
   const found: Record<OwnedKind, Set<string>> = { file: new Set(), folder: new Set(), dataset: new Set() };
   const variables = new Map(snapshot.variables.map((v) => [v.name, v]));
   for (const step of snapshot.steps) {
-    for (const spec of getStepType(step.step_type)?.params.filter(namesOwnedThing) ?? []) {
+    for (const spec of getStepDescription(step.step_type)?.params.filter(namesOwnedThing) ?? []) {
       const value = step.param_inputs[spec.name];
       if (typeof value !== 'string') continue;
       const variable = WHOLE_VARIABLE.exec(value);
@@ -64,7 +64,7 @@ export function withoutForeignReferences(snapshot: WorkflowSnapshot, owned: Owne
   const dropped: Dropped = { steps: [], variables: [] };
   for (const step of copy.steps) {
     const removed: string[] = [];
-    for (const spec of getStepType(step.step_type)?.params.filter(namesOwnedThing) ?? []) {
+    for (const spec of getStepDescription(step.step_type)?.params.filter(namesOwnedThing) ?? []) {
       if (!Object.prototype.hasOwnProperty.call(step.param_inputs, spec.name)) continue;
       const value = step.param_inputs[spec.name];
       const variableName = typeof value === 'string' ? WHOLE_VARIABLE.exec(value)?.[1] : undefined;

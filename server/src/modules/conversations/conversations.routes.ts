@@ -1,13 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { UserModels } from '../users/user-models';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createEmbedder } from '../step-infos/embeddings';
-import { StepInfoSearch } from '../step-infos/search.service';
-import { Prices } from '../usage/prices';
-import { StepInfosService } from '../step-infos/step-infos.service';
-import { RunsService } from '../runs/runs.service';
-import { DatasetsService } from '../datasets/datasets.service';
+import type { FastifyReply } from 'fastify';
+import { agentDepsOf, agentTurnLimit } from '../../http/agent-turns';
 import { Id } from '../../http/common.schemas';
+import { closedSignal, eventChunk, sendEventStream } from '../../http/event-stream';
 import { currentUser } from '../../plugins/authentication';
 import {
   ConversationCreateIn,
@@ -18,8 +14,7 @@ import {
   ConversationPage,
   MessageStreamIn,
 } from './conversations.schemas';
-import { ConversationsService, type ConversationsDeps, type TurnEvent } from './conversations.service';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ConversationsService, type TurnEvent } from './conversations.service';
 
 const tags = ['Conversations'];
 const IdParams = Type.Object({ id: Id });
@@ -28,70 +23,21 @@ const MessageParams = Type.Object({ id: Id, messageId: Id });
 const KEEP_ALIVE_MS = 15_000;
 
 /**
- * Each turn calls a paid model: at most this many per user per minute, over the stream and the
- * agents' JSON calls alike (counted after sign-in, so per user rather than per address).
+ * Sends a turn's events as server-sent events. What fails before the first event is an ordinary
+ * error answer; after that the turn runs to its end even when the client is gone, so the answer
+ * is stored.
  */
-export const agentTurnLimit = {
-  max: 60,
-  timeWindow: 60_000,
-  hook: 'preHandler' as const,
-  keyGenerator: (req: FastifyRequest) => `agent-turn:${currentUser(req).id}`,
-};
-
-/** What the agents need from the app, built once per app (the conversations and agents routes share it). */
-export function agentDepsOf(app: FastifyInstance): ConversationsDeps {
-  const search = new StepInfoSearch(app.db, createEmbedder(app.config.embedding), app.log);
-  return {
-    db: app.db,
-    secrets: app.secrets,
-    stepInfos: new StepInfosService(app.db, search, new Prices(app.config.billing)),
-    runs: new RunsService(app.runs, app.runEvents),
-    runEngine: app.runs,
-    datasets: new DatasetsService(app.db, app.datasets),
-    models: new UserModels(app.db, app.secrets, app.config),
-    log: app.log,
-  };
-}
-
-/** An AbortSignal that fires when the client goes away before the answer ended (a stop, a dropped stream). */
-export function closedSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableEnded) controller.abort();
-  });
-  return controller.signal;
-}
-
-/**
- * Sends a turn's events as server-sent events. The first event is awaited before any byte is
- * written, so what fails first (not found, no model, the provider refusing) is an ordinary error
- * answer; after that the turn runs to its end even when the client is gone, so the answer is stored.
- */
-export async function sendTurn(reply: FastifyReply, turn: AsyncGenerator<TurnEvent>): Promise<void> {
-  const first = await turn.next();
-  reply.raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  reply.hijack();
-  const write = (chunk: string) => {
-    if (!reply.raw.destroyed && !reply.raw.writableEnded) reply.raw.write(chunk);
-  };
-  const send = (e: TurnEvent) => write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
-  const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-  try {
-    if (!first.done) send(first.value);
-    for await (const e of turn) send(e);
-  } catch (err) {
-    reply.log.error({ err }, 'conversation stream failed');
-    send({ event: 'error', data: { detail: reply.request.t('server.errors.internal'), status: 'error' } });
-  } finally {
-    clearInterval(keepAlive);
-    if (!reply.raw.writableEnded) reply.raw.end();
+async function sendTurn(reply: FastifyReply, turn: AsyncGenerator<TurnEvent>): Promise<void> {
+  async function* chunks() {
+    for await (const e of turn) yield eventChunk(e.event, e.data);
   }
+  await sendEventStream(reply, chunks(), {
+    keepAliveMs: KEEP_ALIVE_MS,
+    onError: (err) => {
+      reply.log.error({ err }, 'conversation stream failed');
+      return eventChunk('error', { detail: reply.request.t('server.errors.internal'), status: 'error' });
+    },
+  });
 }
 
 /** The spec's Conversations calls (docs/agents.md), under /api/v1/conversations. */

@@ -6,6 +6,7 @@ import type { AgentKind, MessageStatus } from '../../db/schema';
 import { translate, type Language, type MessageValues } from '../../i18n/messages';
 import { conflict, DomainError, invalid, notFound } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
+import type { UsageCharges } from '../usage/usage-charges';
 import { MAX_AGENT_STEPS, startAgentTurn, type AgentDeps, type AgentTurn } from '../agents/agent-runtime';
 import { isToolError } from '../agents/agent-tools';
 import { publicCard, type StoredCommitCard } from '../agents/proposal';
@@ -45,6 +46,8 @@ export interface TurnInput {
 export interface ConversationsDeps extends AgentDeps {
   /** Whose chat model answers: the user's own from settings, else the operator's. */
   models: UserModels;
+  /** Agent turns are paid like an AI step's tokens. */
+  charges: UsageCharges;
   log: Log;
 }
 
@@ -294,7 +297,7 @@ export class ConversationsService {
     // The model's tokens are paid like an AI step's (known once the model said how many it used).
     if (usage) {
       const tokens = usage.input_tokens + usage.output_tokens;
-      await this.deps.runEngine.charges
+      await this.deps.charges
         .chargeAgentCall({
           userId,
           messageId: assistant.id,

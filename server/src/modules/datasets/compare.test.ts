@@ -45,6 +45,7 @@ describe('dataset comparison', () => {
         target_step_id: null,
         sample_size: null,
         state: 'succeeded',
+        started_by: 'user',
         created_at: createdAt,
         updated_at: createdAt,
       })

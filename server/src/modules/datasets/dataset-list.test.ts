@@ -39,6 +39,7 @@ describe('the list of datasets', () => {
         target_step_id: null,
         sample_size: null,
         state: 'running',
+        started_by: 'user',
         created_at: now,
         updated_at: now,
       })

@@ -165,4 +165,21 @@ export class DatasetsRepository {
           .execute();
     });
   }
+
+  // ---- deferred snapshots (materializer.ts) ----
+
+  /** What writing a deferred dataset's snapshot needs: its owner, name, key, run and recipe (null once stored). */
+  async findForMaterializing(id: string) {
+    return this.db.selectFrom('datasets').select(['id', 'user_id', 'name', 'storage_key', 'step_run_id', 'recipe']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Flips a deferred dataset to stored with its snapshot's counts; a row already stored (by another process) is left as it is. */
+  async markMaterialized(id: string, stored: { columns: DatasetColumn[]; rowCount: number; bytes: number }): Promise<void> {
+    await this.db
+      .updateTable('datasets')
+      .set({ recipe: null, row_count: stored.rowCount, bytes: stored.bytes, columns: JSON.stringify(stored.columns) })
+      .where('id', '=', id)
+      .where('recipe', 'is not', null)
+      .execute();
+  }
 }

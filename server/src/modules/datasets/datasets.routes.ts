@@ -123,14 +123,15 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'The whole dataset as a CSV or Parquet file (streamed, Content-Disposition with the dataset name)',
+        description: "A CSV's cells that a spreadsheet would run as formulas are written with a `'` in front unless `raw=true`.",
         params: DatasetParams,
         querystring: DownloadQuery,
         response: { 200: fileBody('The dataset as a file') },
       },
     },
     async (req, reply) => {
-      const { format } = req.query;
-      const { file, fileName } = await datasets.download(currentUser(req).id, req.params.datasetId, format);
+      const { format, raw } = req.query;
+      const { file, fileName } = await datasets.download(currentUser(req).id, req.params.datasetId, format, { raw });
       const stream = fs.createReadStream(file.path);
       // Sent, aborted or failed: the snapshot lease or the temporary CSV goes with the stream.
       stream.once('close', () => void file.done());

@@ -101,6 +101,13 @@ export const DownloadQuery = Type.Object(
       EXPORT_FORMATS.map((f) => Type.Literal(f)),
       { default: 'csv', description: '`csv` (a header row, then every record, `_id` first) or `parquet` (the stored snapshot itself).' },
     ),
+    raw: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "CSV only (ignored for `parquet`). false: a text cell or column name that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` in front, so a spreadsheet opening the file does not run it as a formula (OWASP, CSV Injection); numbers, dates and booleans are written as they are. true: every value and name exactly as stored, for programs that read the file.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,7 @@ import {
   type Datasets,
   type ExportedFile,
   type ExportFormat,
+  type ExportOptions,
   type JsonRecord,
   type RecordsQuery,
 } from '../../engine/datasets';
@@ -192,10 +193,13 @@ export class DatasetsService {
     };
   }
 
-  /** The whole dataset as a file to stream (`file.done()` once sent) and the name to save it under. */
-  async download(userId: string, id: string, format: ExportFormat): Promise<{ file: ExportedFile; fileName: string }> {
+  /**
+   * The whole dataset as a file to stream (`file.done()` once sent) and the name to save it under.
+   * A CSV's formula cells are neutralised unless `options.raw` (engine/datasets/csv-cells.ts).
+   */
+  async download(userId: string, id: string, format: ExportFormat, options: ExportOptions = {}): Promise<{ file: ExportedFile; fileName: string }> {
     const { meta } = await this.owned(userId, id);
-    const file = await this.datasets.export(meta, format);
+    const file = await this.datasets.export(meta, format, options);
     return { file, fileName: `${meta.name}.${format}` };
   }
 

@@ -67,6 +67,7 @@ describe('datasets', () => {
         target_step_id: null,
         sample_size: null,
         state: 'running',
+        started_by: 'user',
         created_at: now,
         updated_at: now,
       })

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { DatasetAlreadyStored, recipeRelation, type DatasetColumn, type DatasetRecipe, type Datasets } from '../../engine/datasets';
 import type { Log } from '../../lib/logger';
+import { DatasetsRepository } from './datasets.repository';
 
 const SNAPSHOT_KEY = /^datasets\/([^/]+)\/([0-9a-f-]{36})\.parquet$/;
 
@@ -18,14 +19,17 @@ const SNAPSHOT_KEY = /^datasets\/([^/]+)\/([0-9a-f-]{36})\.parquet$/;
  */
 export class DatasetMaterializer {
   private readonly inFlight = new Map<string, Promise<boolean>>();
+  private readonly repo: DatasetsRepository;
   /** Snapshots written by this process (tests and the bench count them). */
   written = 0;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly datasets: Datasets,
     private readonly log?: Log,
-  ) {}
+  ) {
+    this.repo = new DatasetsRepository(db);
+  }
 
   /** Hooks this materializer into the dataset layer: a missing snapshot of a deferred dataset is written when opened. */
   install(): this {
@@ -50,11 +54,7 @@ export class DatasetMaterializer {
   }
 
   private async write(datasetId: string, expectedKey?: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('datasets')
-      .select(['id', 'user_id', 'name', 'storage_key', 'step_run_id', 'recipe'])
-      .where('id', '=', datasetId)
-      .executeTakeFirst();
+    const row = await this.repo.findForMaterializing(datasetId);
     if (!row || (expectedKey && row.storage_key !== expectedKey)) return false;
     if (!row.recipe) return !!(await this.datasets.storage.head(row.storage_key));
     const recipe = JSON.parse(row.recipe) as DatasetRecipe;
@@ -76,12 +76,7 @@ export class DatasetMaterializer {
       // Written by another process (or by us before a crash): take its counts from the file.
       stored = await this.datasets.describe({ storageKey: row.storage_key });
     }
-    await this.db
-      .updateTable('datasets')
-      .set({ recipe: null, row_count: stored.rowCount, bytes: stored.bytes, columns: JSON.stringify(stored.columns) })
-      .where('id', '=', datasetId)
-      .where('recipe', 'is not', null)
-      .execute();
+    await this.repo.markMaterialized(datasetId, stored);
     return true;
   }
 }

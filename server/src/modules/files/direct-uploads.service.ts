@@ -4,9 +4,11 @@ import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { conflict, forbidden, invalid, notFound, rejected, tooLarge } from '../../lib/errors';
+import type { JobQueue } from '../../jobs/queue';
 import type { Log } from '../../lib/logger';
 import { fileKey, type Storage } from '../../storage';
 import type { UploadTokenSigner } from '../../storage/upload-tokens';
+import { FileRowCounts } from './file-row-counts';
 import { FileRules, folderRef, toFileOut } from './file-rules';
 import { FilesRepository } from './files.repository';
 import type { ConfirmUploadIn, FileOut, PrepareUploadIn, PrepareUploadOut } from './files.schemas';
@@ -15,7 +17,7 @@ import { PendingUploadsRepository } from './pending-uploads.repository';
 import { sniffContentType } from './sniff';
 import { UploadLimitError, UploadMeter } from './upload-meter';
 
-type Services = { db: Db; storage: Storage; signer: UploadTokenSigner | null; config: Config; log: Log };
+type Services = { db: Db; storage: Storage; signer: UploadTokenSigner | null; config: Config; log: Log; jobs?: JobQueue };
 
 /**
  * Large files that skip this server's request body: prepare hands out a storage target (a presigned
@@ -163,6 +165,7 @@ export class DirectUploadsService {
     );
     await this.pending.delete(pending.id);
     await this.rules.recordUpload(userId, row.id, object.size);
+    if (this.s.jobs) await FileRowCounts.countLater(this.s.jobs, this.s.log, { ownerId: userId, fileId: row.id });
     return toFileOut(row);
   }
 }

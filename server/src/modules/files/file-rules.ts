@@ -2,7 +2,8 @@ import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { conflict, notFound, tooLarge } from '../../lib/errors';
-import { FilesRepository, UsageEventsRepository, type FileRow } from './files.repository';
+import { FilesRepository, type FileRow } from './files.repository';
+import { UsageEventsService } from '../usage/usage-events.service';
 import type { FileOut } from './files.schemas';
 import { FoldersRepository, type FolderRow } from './folders.repository';
 import { firstFreeName, nameStem } from './names';
@@ -43,7 +44,7 @@ export class FileRules {
   private readonly files: FilesRepository;
   private readonly folders: FoldersRepository;
   private readonly pending: PendingUploadsRepository;
-  private readonly usage: UsageEventsRepository;
+  private readonly usage: UsageEventsService;
 
   constructor(
     db: Db,
@@ -52,7 +53,7 @@ export class FileRules {
     this.files = new FilesRepository(db);
     this.folders = new FoldersRepository(db);
     this.pending = new PendingUploadsRepository(db);
-    this.usage = new UsageEventsRepository(db);
+    this.usage = new UsageEventsService(db);
   }
 
   /** The folder, or null for the top level; another user's folder is not found. */

@@ -1,9 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database, FilesTable } from '../../db/schema';
 import type { Db } from '../../db/database';
 
 export type FileRow = FilesTable;
+/** A new file: its record count is not known yet (file-row-counts.ts counts it later). */
+export type NewFileRow = Omit<FileRow, 'row_count' | 'row_count_format' | 'row_count_state'>;
+/** What counting a file found (migration 017). */
+export type FileRowCount = Pick<FileRow, 'row_count' | 'row_count_format' | 'row_count_state'>;
 export type FileSort = 'name' | 'size' | 'created_at' | 'updated_at';
 
 /** `folder_id = x`, or `IS NULL` for the root (SQL's `= NULL` matches nothing). */
@@ -84,9 +87,15 @@ export class FilesRepository {
     return Number(row.n);
   }
 
-  async insert(row: FileRow): Promise<FileRow> {
+  async insert(newRow: NewFileRow): Promise<FileRow> {
+    const row: FileRow = { ...newRow, row_count: null, row_count_format: null, row_count_state: null };
     await this.db.insertInto('files').values(row).execute();
     return row;
+  }
+
+  /** Keeps what counting the file found; a file's bytes never change, so neither does its count. */
+  async setRowCount(id: string, count: FileRowCount): Promise<void> {
+    await this.db.updateTable('files').set(count).where('id', '=', id).execute();
   }
 
   /** Completes a pending upload; false when its row is gone (its folder was deleted meanwhile). */
@@ -121,43 +130,20 @@ export class FilesRepository {
         .execute();
   }
 
+  /** Up to `limit` ready files of the owner in these folders (a step reading a folder). */
+  readyInFolders(ownerId: string, folderIds: string[], limit: number) {
+    return this.db
+      .selectFrom('files')
+      .select(['id', 'name', 'size', 'folder_id'])
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 'ready')
+      .where('folder_id', 'in', folderIds)
+      .limit(limit)
+      .execute();
+  }
+
   /** Uploads that started before `before` and never finished (the process died mid-stream). */
   stalePending(before: string, limit = 500): Promise<FileRow[]> {
     return this.db.selectFrom('files').selectAll().where('status', '=', 'pending').where('updated_at', '<', before).limit(limit).execute();
-  }
-}
-
-export interface UsageEvent {
-  userId: string;
-  /** `storage.upload`, `storage.delete`, or a step's work such as `step.http_request.call`. */
-  kind: string;
-  quantity: number;
-  refId: string;
-  /** The same event recorded twice (a retry) counts once. */
-  idempotencyKey: string;
-}
-
-/** Append-only usage events; issue 6/6 prices them. */
-export class UsageEventsRepository {
-  constructor(private readonly db: Db) {}
-
-  async record(events: UsageEvent[]): Promise<void> {
-    if (!events.length) return;
-    const now = new Date().toISOString();
-    await this.db
-      .insertInto('usage_events')
-      .values(
-        events.map((e) => ({
-          id: randomUUID(),
-          user_id: e.userId,
-          kind: e.kind,
-          quantity: e.quantity,
-          ref_id: e.refId,
-          idempotency_key: e.idempotencyKey,
-          created_at: now,
-        })),
-      )
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .execute();
   }
 }

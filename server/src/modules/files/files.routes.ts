@@ -34,7 +34,7 @@ const tags = ['Files'];
 const binary = (description: string) => ({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } });
 
 const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const services = { db: app.db, storage: app.storage, signer: app.uploadSigner, config: app.config, log: app.log };
+  const services = { db: app.db, storage: app.storage, signer: app.uploadSigner, config: app.config, log: app.log, jobs: app.jobs };
   const files = new FilesService(services);
   const directUploads = new DirectUploadsService(services);
   const folders = new FoldersService(services);

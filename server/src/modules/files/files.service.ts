@@ -4,11 +4,14 @@ import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { conflict, invalid, notFound } from '../../lib/errors';
+import type { JobQueue } from '../../jobs/queue';
 import type { Log } from '../../lib/logger';
 import { fileKey, ObjectNotFoundError, type ByteRange, type Storage } from '../../storage';
 import { bulkDownload } from './bulk-download';
+import { FileRowCounts } from './file-row-counts';
 import { FileRules, folderRef, toFileOut } from './file-rules';
-import { FilesRepository, UsageEventsRepository, type FileRow } from './files.repository';
+import { FilesRepository, type FileRow } from './files.repository';
+import { UsageEventsService } from '../usage/usage-events.service';
 import type { BulkDownloadIn, FileDetailOut, FileOut } from './files.schemas';
 import { FoldersRepository } from './folders.repository';
 import { checkName } from './names';
@@ -23,7 +26,8 @@ export interface IncomingFile {
   file: Readable;
 }
 
-type Services = { db: Db; storage: Storage; config: Config; log: Log };
+/** `jobs`: where a new file's record count is asked for (file-row-counts.ts); without it, estimates count it when they first need it. */
+type Services = { db: Db; storage: Storage; config: Config; log: Log; jobs?: JobQueue };
 
 /**
  * Files: streamed multipart uploads, move, rename, delete, download (direct uploads to storage are
@@ -33,13 +37,13 @@ type Services = { db: Db; storage: Storage; config: Config; log: Log };
 export class FilesService {
   private readonly files: FilesRepository;
   private readonly folders: FoldersRepository;
-  private readonly usage: UsageEventsRepository;
+  private readonly usage: UsageEventsService;
   private readonly rules: FileRules;
 
   constructor(private readonly s: Services) {
     this.files = new FilesRepository(s.db);
     this.folders = new FoldersRepository(s.db);
-    this.usage = new UsageEventsRepository(s.db);
+    this.usage = new UsageEventsService(s.db);
     this.rules = new FileRules(s.db, s.config);
   }
 
@@ -130,6 +134,7 @@ export class FilesService {
       };
       if (!(await this.files.markReady(id, ready))) throw notFound('server.files.folderNotFound');
       await this.rules.recordUpload(userId, id, meter.size);
+      if (this.s.jobs) await FileRowCounts.countLater(this.s.jobs, this.s.log, { ownerId: userId, fileId: id });
       return toFileOut({ ...row, ...ready, status: 'ready' });
     } catch (err) {
       await this.files.delete(id);

@@ -5,7 +5,8 @@ import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { conflict, notFound } from '../../lib/errors';
 import type { Storage } from '../../storage';
-import { FilesRepository, UsageEventsRepository, type FileSort } from './files.repository';
+import { FilesRepository, type FileSort } from './files.repository';
+import { UsageEventsService } from '../usage/usage-events.service';
 import type { CreateFolderIn, FolderContentsOut, FolderEntry, FolderOut, FolderQuery } from './files.schemas';
 import { FileRules, folderRef, toFileOut } from './file-rules';
 import { FoldersRepository, type FolderRow } from './folders.repository';
@@ -127,7 +128,7 @@ export class FoldersService {
       await new FilesRepository(trx).deleteMany(files.map((f) => f.id));
       // Subfolders go with their parent (ON DELETE CASCADE).
       await new FoldersRepository(trx).delete(id);
-      await new UsageEventsRepository(trx).record(
+      await new UsageEventsService(trx).record(
         files
           .filter((f) => f.status === 'ready')
           .map((f) => ({ userId, kind: 'storage.delete' as const, quantity: Number(f.size), refId: f.id, idempotencyKey: `storage.delete:${f.id}` })),

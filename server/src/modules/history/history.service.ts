@@ -1,10 +1,9 @@
 import type { Db } from '../../db/database';
 import type { MessageValues } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
-import { CommitsRepository, type CommitHead } from '../workflows/commits.repository';
 import type { CommitMessage, EditContext, EditResult } from '../workflows/workflow-editor';
 import { toStepOut, toVariableOut, toWorkflowOut } from '../workflows/workflow-views';
-import { WorkflowsRepository } from '../workflows/workflows.repository';
+import { WorkflowAccessService, type CommitHead } from '../workflows/workflow-access.service';
 import { editorFor } from '../workflows/workflows.service';
 
 type Translate = (key: string, values?: MessageValues) => string;
@@ -15,26 +14,24 @@ export function renderMessage(t: Translate, message: CommitMessage): string {
 }
 
 export class HistoryService {
-  private readonly workflows: WorkflowsRepository;
-  private readonly commits: CommitsRepository;
+  private readonly workflows: WorkflowAccessService;
   private readonly editor: ReturnType<typeof editorFor>;
 
   constructor(db: Db) {
-    this.workflows = new WorkflowsRepository(db);
-    this.commits = new CommitsRepository(db);
+    this.workflows = new WorkflowAccessService(db);
     this.editor = editorFor(db);
   }
 
   async list(userId: string, workflowId: string, page: number, pageSize: number, t: Translate) {
     await this.owned(userId, workflowId);
-    const { rows, total } = await this.commits.list(workflowId, pageSize, (page - 1) * pageSize);
+    const { rows, total } = await this.workflows.commitsOf(workflowId, pageSize, (page - 1) * pageSize);
     const items = rows.map((r) => this.toCommitOut(r, r.author_name ?? null, t));
     return { items, total, page, page_size: pageSize };
   }
 
   async get(userId: string, commitId: string, t: Translate) {
     const commit = await this.ownedCommit(userId, commitId);
-    const state = await this.commits.stateAfter(commit.workflow_id, commit.id);
+    const state = await this.workflows.stateAfterCommit(commit.workflow_id, commit.id);
     return {
       ...this.toCommitOut(commit, commit.author_name, t),
       state: {
@@ -78,14 +75,14 @@ export class HistoryService {
   }
 
   private async owned(userId: string, workflowId: string) {
-    const workflow = await this.workflows.findOwned(workflowId, userId);
+    const workflow = await this.workflows.ownedWorkflow(workflowId, userId);
     if (!workflow) throw notFound('server.workflows.notFound');
     return workflow;
   }
 
   /** A commit of one of the caller's workflows; anyone else's answers 404. */
   private async ownedCommit(userId: string, commitId: string) {
-    const commit = await this.commits.findOwned(commitId, userId);
+    const commit = await this.workflows.ownedCommit(commitId, userId);
     if (!commit) throw notFound('server.history.commitNotFound');
     return commit;
   }

@@ -7,6 +7,9 @@ import { Id, Page, pageFields, StringEnum } from '../../http/common.schemas';
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'cancelled', 'expired', 'refunded', 'partially_refunded'] as const;
 export const PaymentMode = StringEnum(['stripe', 'test']);
 export type PaymentMode = Static<typeof PaymentMode>;
+/** How credits are bought here: a checkout's mode, or `off` when nothing is on sale (no Stripe key, no test checkout). */
+export const SalesMode = StringEnum(['stripe', 'test', 'off']);
+export type SalesMode = Static<typeof SalesMode>;
 
 export const CreditPackOut = Type.Object({
   id: Type.String(),
@@ -16,7 +19,7 @@ export const CreditPackOut = Type.Object({
   currency: Type.String(),
 });
 
-export const PacksOut = Type.Object({ mode: PaymentMode, items: Type.Array(CreditPackOut) });
+export const PacksOut = Type.Object({ mode: SalesMode, items: Type.Array(CreditPackOut) });
 export type PacksOut = Static<typeof PacksOut>;
 
 /**

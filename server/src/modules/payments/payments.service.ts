@@ -6,13 +6,30 @@ import { conflict, invalid, notFound, rejected, upstreamFailed } from '../../lib
 import type { Log } from '../../lib/logger';
 import { Ledger, toCredits, toMicro, type LedgerEntry } from '../usage/ledger';
 import { PaymentsRepository, type PaymentRow } from './payments.repository';
-import type { CheckoutIn, CheckoutOut, PacksOut, PaymentMode, PaymentOut, PaymentsQuery, RedirectOut, TestCheckoutOut } from './payments.schemas';
+import type { CheckoutIn, CheckoutOut, PacksOut, PaymentOut, PaymentsQuery, RedirectOut, SalesMode, TestCheckoutOut } from './payments.schemas';
 import { stripeClient, stripeWebhooks, type Stripe } from './stripe-client';
 
 export const DEFAULT_SUCCESS_PATH = '/billing?payment=success';
 export const DEFAULT_CANCEL_PATH = '/billing?payment=cancelled';
-/** Stripe's own default: a signature older than five minutes is a replay, not a delivery. */
+/**
+ * Stripe's own default: a signature older than five minutes is a replay, not a delivery. The same
+ * bound holds the other way: one dated further ahead than this (the SDK checks only the past) would
+ * stay replayable until then, however far off that is.
+ */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * The timestamp a Stripe-Signature header is signed with, read the way the SDK reads it (the last
+ * `t=`, parseInt), so it is the very number the verified signature covers; null without one.
+ */
+export function signatureTimestamp(header: string): number | null {
+  let timestamp: number | null = null;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') timestamp = parseInt(value ?? '', 10);
+  }
+  return timestamp !== null && Number.isFinite(timestamp) ? timestamp : null;
+}
 
 /** Where credits go: `app.credits` (its append tells paused runs that credits arrived). */
 export interface CreditSink {
@@ -23,8 +40,8 @@ export interface PaymentsSettings {
   payments: PaymentsConfig;
   /** Absolute origin of the app: Stripe needs absolute return URLs. */
   publicUrl: string;
-  /** STRIPE_WEBHOOK_SECRET, or in test mode the one derived from the secrets key. */
-  webhookSecret: string;
+  /** STRIPE_WEBHOOK_SECRET, or for the test checkout the one derived from the secrets key; null when nothing is on sale. */
+  webhookSecret: string | null;
 }
 
 /** What a webhook delivery came to, for the log. */
@@ -46,7 +63,8 @@ const idOf = (v: unknown): string | null => text(v) ?? (isRecord(v) ? text(v.id)
 
 /**
  * Credit packs bought by card. Stripe mode (STRIPE_SECRET_KEY) makes a Stripe Checkout session;
- * test mode makes a payment the built-in test checkout completes. Either way the credits arrive
+ * test mode (STRIPE_TEST_CHECKOUT, only without a key) makes a payment the built-in test checkout
+ * completes; with neither nothing is on sale (`off`). Either way the credits arrive
  * only through a signed webhook event (the test checkout signs its own with the same helper Stripe
  * documents for tests), handled by `handleWebhook`: one path that is idempotent by construction —
  * a purchase is the ledger row `purchase:<payment id>`, a refund the row of the cumulative refunded
@@ -68,15 +86,18 @@ export class PaymentsService {
     this.stripe = stripeSecretKey ? stripeClient(stripeSecretKey, stripeApiBase) : null;
   }
 
-  get mode(): PaymentMode {
-    return this.stripe ? 'stripe' : 'test';
+  /** The test checkout only when asked for: it credits whoever clicks "Pay", for nothing. */
+  get mode(): SalesMode {
+    return this.stripe ? 'stripe' : this.settings.payments.testCheckout ? 'test' : 'off';
   }
 
   packs(): PacksOut {
-    return { mode: this.mode, items: this.settings.payments.packs.map((p) => ({ ...p })) };
+    return { mode: this.mode, items: this.mode === 'off' ? [] : this.settings.payments.packs.map((p) => ({ ...p })) };
   }
 
   async createCheckout(userId: string, input: CheckoutIn): Promise<CheckoutOut> {
+    const mode = this.mode;
+    if (mode === 'off') throw conflict('server.payments.notOnSale');
     const pack = this.settings.payments.packs.find((p) => p.id === input.pack_id);
     if (!pack) throw invalid('server.payments.unknownPack', ['body', 'pack_id']);
     const id = randomUUID();
@@ -89,7 +110,7 @@ export class PaymentsService {
     await this.repo.insert({
       id,
       user_id: userId,
-      provider: this.mode,
+      provider: mode,
       provider_session_id: sessionId,
       provider_payment_intent: null,
       pack_id: pack.id,
@@ -105,7 +126,7 @@ export class PaymentsService {
       success_path: input.success_path ?? null,
       cancel_path: input.cancel_path ?? null,
     });
-    return { id, checkout_url: url, mode: this.mode };
+    return { id, checkout_url: url, mode };
   }
 
   private async createStripeSession(
@@ -198,7 +219,7 @@ export class PaymentsService {
       },
     };
     const payload = JSON.stringify(event, null, 2);
-    const header = stripeWebhooks.generateTestHeaderString({ payload, secret: this.settings.webhookSecret });
+    const header = stripeWebhooks.generateTestHeaderString({ payload, secret: this.webhookSecret() });
     await this.handleWebhook(Buffer.from(payload, 'utf8'), header);
     return { redirect_path: payment.success_path ?? DEFAULT_SUCCESS_PATH };
   }
@@ -211,16 +232,26 @@ export class PaymentsService {
 
   /**
    * A webhook delivery: the raw body as it came (the signature covers its exact bytes) and the
-   * Stripe-Signature header. A bad or stale signature is refused (400) before anything is read.
+   * Stripe-Signature header. A bad signature, or one dated more than the tolerance before or after
+   * now, is refused (400) before anything is read.
    */
   async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
     if (!signature || signature.length > 2000) {
       this.log.warn({ length: signature?.length ?? 0 }, 'payment webhook refused: no usable Stripe-Signature');
       throw rejected('server.payments.badSignature');
     }
+    const secret = this.settings.webhookSecret;
+    if (!secret) {
+      // Nothing is on sale: no event is ours, however it is signed.
+      this.log.warn({}, 'payment webhook refused: no payments configured');
+      throw rejected('server.payments.badSignature');
+    }
     let parsed: unknown;
     try {
-      parsed = stripeWebhooks.constructEvent(rawBody, signature, this.settings.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+      parsed = stripeWebhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
+      const signedAt = signatureTimestamp(signature);
+      if (signedAt === null || signedAt - Math.floor(Date.now() / 1000) > WEBHOOK_TOLERANCE_SECONDS)
+        throw new Error('Timestamp in the future, beyond the tolerance');
     } catch (err) {
       // Worth a look when it repeats: a rotated secret not yet configured, or someone probing.
       this.log.warn({ reason: (err as Error).message }, 'payment webhook refused: signature');
@@ -335,6 +366,12 @@ export class PaymentsService {
     const payment = this.mode === 'test' ? await this.repo.findOwned(id, userId) : undefined;
     if (!payment || payment.provider !== 'test') throw notFound('server.payments.notFound');
     return payment;
+  }
+
+  /** Set whenever the test checkout is (payments.routes.ts); a missing one is a wiring mistake, not a request's. */
+  private webhookSecret(): string {
+    if (!this.settings.webhookSecret) throw new Error('the test checkout needs a webhook secret');
+    return this.settings.webhookSecret;
   }
 
   /** The pack's name as configured now; a pack since removed from CREDIT_PACKS shows its id. */

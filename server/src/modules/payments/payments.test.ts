@@ -4,6 +4,7 @@ import { buildApp } from '../../app';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { startStripeServer, type StripeEvent, type StripeServer } from '../../test/stripe-server';
 import { MICRO } from '../usage/ledger';
+import { WEBHOOK_TOLERANCE_SECONDS } from './payments.service';
 import { TEST_WEBHOOK_PURPOSE, testWebhookSecret } from './stripe-client';
 
 const API = '/api/v1/payments';
@@ -60,11 +61,11 @@ function sessionEvent(type: string, session: { id: string; amount: number; payme
   };
 }
 
-describe('payments in test mode (no Stripe key)', () => {
+describe('payments in test mode (no Stripe key, STRIPE_TEST_CHECKOUT=true)', () => {
   let t: TestApp;
   let secret: string;
   beforeAll(async () => {
-    t = await createTestApp(NO_SIGNUP_GRANT);
+    t = await createTestApp({ ...NO_SIGNUP_GRANT, STRIPE_TEST_CHECKOUT: 'true' });
     secret = testWebhookSecret(t.app.secrets.derive(TEST_WEBHOOK_PURPOSE));
   });
   afterAll(() => t.close());
@@ -265,11 +266,25 @@ describe('payments in test mode (no Stripe key)', () => {
       for (const delivery of deliveries) {
         const res = await deliver(t.app, delivery);
         expect(res.statusCode).toBe(400);
-        expect(res.json()).toEqual({ detail: 'The webhook signature is missing, wrong or too old.' });
+        expect(res.json()).toEqual({ detail: 'The webhook signature is missing, wrong, or dated too far from now.' });
       }
       expect(await credits(t.app, p.user.id)).toBe(0);
       expect((await paymentRow(t.app, p.paymentId)).status).toBe('pending');
       expect(await t.app.db.selectFrom('payment_events').select('event_id').where('event_id', '=', event.id).executeTakeFirst()).toBeUndefined();
+    });
+
+    it('refuses a signature dated beyond the tolerance in the future, and takes one within it (clock skew)', async () => {
+      const p = await pendingPayment();
+      const event = sessionEvent('checkout.session.completed', p.session);
+      const now = Math.floor(Date.now() / 1000);
+      // Signed now for later: replayable for as long as it is "in the future", plus the tolerance.
+      const future = await deliver(t.app, signed(event, secret, now + WEBHOOK_TOLERANCE_SECONDS + 60));
+      expect(future.statusCode).toBe(400);
+      expect(future.json()).toEqual({ detail: 'The webhook signature is missing, wrong, or dated too far from now.' });
+      expect(await credits(t.app, p.user.id)).toBe(0);
+      // A clock a minute ahead of ours is a clock, not a replay.
+      expect((await deliver(t.app, signed(event, secret, now + 60))).statusCode).toBe(200);
+      expect(await credits(t.app, p.user.id)).toBe(500);
     });
 
     it('answers garbage 400, never 500', async () => {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import type { JsonValue } from '../../engine/datasets';
 import type { AnswerCache, CachedAnswer } from '../../engine/runners';
+import { AiAnswerCacheRepository } from './ai-answer-cache.repository';
 
 /** Entries older than this are pruned. */
 export const AI_CACHE_MAX_AGE_MS = 30 * 24 * 3600_000;
@@ -14,23 +15,18 @@ const CHUNK = 500;
  * again (a retried record) replaces it and makes it new again.
  */
 export class AiAnswerCache implements AnswerCache {
-  constructor(
-    private readonly db: Db,
-    private readonly ownerId: string,
-  ) {}
+  private readonly repo: AiAnswerCacheRepository;
+
+  constructor(db: Db, ownerId: string) {
+    this.repo = new AiAnswerCacheRepository(db, ownerId);
+  }
 
   async get(keys: readonly string[]): Promise<Map<string, CachedAnswer>> {
     const found = new Map<string, CachedAnswer>();
     for (let at = 0; at < keys.length; at += CHUNK) {
       const chunk = keys.slice(at, at + CHUNK);
       if (!chunk.length) continue;
-      const rows = await this.db
-        .selectFrom('ai_answer_cache')
-        .select(['cache_key', 'answer', 'step_run_id', 'record_id', 'tokens_in', 'tokens_out'])
-        .where('user_id', '=', this.ownerId)
-        .where('cache_key', 'in', chunk)
-        .execute();
-      for (const row of rows) {
+      for (const row of await this.repo.find(chunk)) {
         found.set(row.cache_key, {
           answer: JSON.parse(row.answer) as JsonValue,
           stepRunId: row.step_run_id,
@@ -47,7 +43,6 @@ export class AiAnswerCache implements AnswerCache {
     const created_at = new Date().toISOString();
     for (let at = 0; at < entries.length; at += 100) {
       const rows = entries.slice(at, at + 100).map((e) => ({
-        user_id: this.ownerId,
         cache_key: e.key,
         model_id: e.modelId.slice(0, 500),
         answer: JSON.stringify(e.answer),
@@ -58,22 +53,7 @@ export class AiAnswerCache implements AnswerCache {
         created_at,
       }));
       // The same key twice in one statement would make PostgreSQL refuse the upsert.
-      const unique = [...new Map(rows.map((r) => [r.cache_key, r])).values()];
-      await this.db
-        .insertInto('ai_answer_cache')
-        .values(unique)
-        .onConflict((oc) =>
-          oc.columns(['user_id', 'cache_key']).doUpdateSet((eb) => ({
-            answer: eb.ref('excluded.answer'),
-            model_id: eb.ref('excluded.model_id'),
-            step_run_id: eb.ref('excluded.step_run_id'),
-            record_id: eb.ref('excluded.record_id'),
-            tokens_in: eb.ref('excluded.tokens_in'),
-            tokens_out: eb.ref('excluded.tokens_out'),
-            created_at: eb.ref('excluded.created_at'),
-          })),
-        )
-        .execute();
+      await this.repo.upsert([...new Map(rows.map((r) => [r.cache_key, r])).values()]);
     }
   }
 
@@ -81,27 +61,10 @@ export class AiAnswerCache implements AnswerCache {
   async prune(options: { maxAgeMs?: number; maxEntries?: number; now?: Date } = {}): Promise<number> {
     const now = options.now ?? new Date();
     const cutoff = new Date(now.getTime() - (options.maxAgeMs ?? AI_CACHE_MAX_AGE_MS)).toISOString();
-    const old = await this.db.deleteFrom('ai_answer_cache').where('user_id', '=', this.ownerId).where('created_at', '<', cutoff).executeTakeFirst();
-    let removed = Number(old.numDeletedRows);
-    const keep = options.maxEntries ?? AI_CACHE_MAX_ENTRIES;
+    let removed = await this.repo.deleteOlderThan(cutoff);
     // The newest entry beyond the limit: it and everything older goes.
-    const edge = await this.db
-      .selectFrom('ai_answer_cache')
-      .select(['created_at', 'cache_key'])
-      .where('user_id', '=', this.ownerId)
-      .orderBy('created_at', 'desc')
-      .orderBy('cache_key', 'desc')
-      .limit(1)
-      .offset(keep)
-      .executeTakeFirst();
-    if (edge) {
-      const extra = await this.db
-        .deleteFrom('ai_answer_cache')
-        .where('user_id', '=', this.ownerId)
-        .where((eb) => eb.or([eb('created_at', '<', edge.created_at), eb.and([eb('created_at', '=', edge.created_at), eb('cache_key', '<=', edge.cache_key)])]))
-        .executeTakeFirst();
-      removed += Number(extra.numDeletedRows);
-    }
+    const edge = await this.repo.firstBeyondNewest(options.maxEntries ?? AI_CACHE_MAX_ENTRIES);
+    if (edge) removed += await this.repo.deleteFromEdge(edge);
     return removed;
   }
 }

@@ -5,7 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { AI_BATCH_SIZE } from '../../engine/runners/per-record/ai';
 import { startLlmServer, textOf, type LlmServer } from '../../test/llm-server';
 import { onPostgres } from '../../test/test-app';
-import { freePort, httpCall, isAlive, recordsOf, runFinished, signIn, startProcess, waitFor, type ServerProcess } from './crash-support';
+import { freePort, httpCall, isAlive, recordsOf, runFinished, signIn, startProcess, waitFor, type ServerProcess } from '../../test/crash-support';
 
 /**
  * An AI step killed with SIGKILL in the middle of a run (embedded install: SQLite, in-process
@@ -33,6 +33,9 @@ describeEmbedded('an AI step killed in the middle of a run', () => {
       IN_PROCESS_WORKER: 'true',
       WEB_DIR: path.join(dataDir, 'no-web-app'),
       ...llm.env,
+      // Billing on (with the local test checkout), so what the model answered is charged and counted.
+      BILLING_ENABLED: 'true',
+      STRIPE_TEST_CHECKOUT: 'true',
       BILLING_SIGNUP_CREDITS: String(RECORDS * 2),
     });
     await waitFor(`the server to listen${started.stderr() ? `: ${started.stderr()}` : ''}`, async () => {

@@ -6,7 +6,11 @@ import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { createTestApp, onPostgres, type TestApp } from '../../test/test-app';
 import {
   buildWorkflow,
+  countingService,
+  expectEveryCallOnce,
   expectEveryRecordOnce,
+  httpCallsUnderWay,
+  startHttpRun,
   freePort,
   httpCall,
   isAlive,
@@ -20,7 +24,7 @@ import {
   waitFor,
   type Call,
   type ServerProcess,
-} from './crash-support';
+} from '../../test/crash-support';
 
 /**
  * The embedded install (`npm start`: one process, SQLite, in-process queue) killed with SIGKILL in
@@ -45,6 +49,8 @@ describeEmbedded('a server killed in the middle of a run (embedded: SQLite, in-p
       HOST: '127.0.0.1',
       IN_PROCESS_WORKER: 'true',
       WEB_DIR: path.join(dataDir, 'no-web-app'),
+      // The HTTP step's test calls a service on 127.0.0.1.
+      HTTP_STEPS_ALLOW_PRIVATE: 'true',
     });
     await waitFor(`the server to listen${started.stderr() ? `: ${started.stderr()}` : ''}`, async () => {
       if (!isAlive(started)) throw new Error(`the server exited: ${started.stderr()}`);
@@ -87,6 +93,28 @@ describeEmbedded('a server killed in the middle of a run (embedded: SQLite, in-p
     const second = server;
     expect((await runFinished(call, auth, runId, () => isAlive(second))).state).toBe('succeeded');
     await expectEveryRecordOnce({ call, auth, db: db.db, runId, codeRunId, killedPid: first.pid });
+  }, 60_000);
+
+  // Over Jest’s 5 s: a real server process killed in the middle of an HTTP step and started again.
+  it('calls again after the restart only the records whose calls were in flight', async () => {
+    const RECORDS = 400;
+    const CONCURRENCY = 4;
+    const service = await countingService(10);
+    try {
+      server = await startServer();
+      const auth = await signIn(call);
+      const { runId, httpRunId } = await startHttpRun(call, auth, service, { records: RECORDS, concurrency: CONCURRENCY });
+      await httpCallsUnderWay(call, auth, runId, service);
+      await server.kill('SIGKILL');
+      const calledAtKill = service.calls.size;
+      server = await startServer();
+      const restarted = server;
+      await runFinished(call, auth, runId, () => isAlive(restarted));
+      db ??= openDatabase({ databaseUrl: null, sqliteFile: path.join(dataDir, 'stepwise.db') });
+      await expectEveryCallOnce({ call, auth, db: db.db, runId, httpRunId, service, records: RECORDS, concurrency: CONCURRENCY, calledAtKill });
+    } finally {
+      service.close();
+    }
   }, 60_000);
 });
 

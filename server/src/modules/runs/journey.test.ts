@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { queueDrained } from '../../test/wait';
 import { workflowClient } from '../../test/workflow-helpers';
-import { STEP_RUN_JOB } from './run-engine';
+import { STEP_RUN_JOB } from '../../engine/run';
 
 /*
  * Whole runs as a user makes them, through the API only: a CSV uploaded to their files, read by
@@ -189,12 +189,15 @@ describe('runs: an HTTP call per record, its failures retried alone', () => {
   let server: http.Server;
   let base: string;
   const calls: string[] = [];
+  /** Every call's Idempotency-Key, by record. */
+  const keys = new Map<string, Set<string | undefined>>();
   let failing = new Set(['3', '7']);
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       const n = new URL(req.url!, 'http://x').searchParams.get('n')!;
       calls.push(n);
+      keys.set(n, (keys.get(n) ?? new Set()).add(req.headers['idempotency-key'] as string | undefined));
       if (failing.has(n)) {
         res.writeHead(500).end('down');
         return;
@@ -253,6 +256,10 @@ describe('runs: an HTTP call per record, its failures retried alone', () => {
     // Only the failed records were called again; the others kept their answers.
     expect(calls.sort()).toEqual(['3', '7']);
     expect(await rowsOf(again.step_runs[1].output_dataset_id)).toMatchObject({ 3: 200, 7: 200 });
+    // Called again, the failed records carried the keys they had the first time: one key per record, ten in all.
+    expect([...keys.values()].map((k) => k.size)).toEqual(Array(10).fill(1));
+    expect(new Set([...keys.values()].flatMap((k) => [...k])).size).toBe(10);
+    expect([...keys.values()].every((k) => typeof [...k][0] === 'string')).toBe(true);
     const usage = await t.app.db.selectFrom('usage_events').select(['kind', 'quantity']).where('ref_id', '=', stepRun.id).execute();
     // Ten records, each answered (a 500 is an answer too), counted once though two were called twice.
     expect(usage).toHaveLength(10);

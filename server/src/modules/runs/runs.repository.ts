@@ -1,16 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
-import type { ComputeJobsTable, StepRunBatchesTable, StepRunsTable, WorkflowRunsTable } from '../../db/schema';
+import type { ComputeJobsTable, StepRunBatchesTable, StepRunCallsTable, StepRunsTable, WorkflowRunsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/db-errors';
-import type { RunState } from './run-states';
+import type { RunState } from '../../engine/run/run-states';
 
 export type WorkflowRunRow = WorkflowRunsTable;
 export type StepRunRow = StepRunsTable;
 export type BatchRow = StepRunBatchesTable;
+export type StepRunCallRow = StepRunCallsTable;
 export type ComputeJobRow = ComputeJobsTable;
 
+/** Which of a user's runs a list shows: all of them, or one workflow's, or those in some states. */
+export interface RunFilter {
+  userId: string;
+  workflowId?: string | null;
+  states?: readonly RunState[] | null;
+}
+
 const now = () => new Date().toISOString();
+/** A compute job whose worker died, as its stored error (a catalog key, like every other). */
+const WORKER_LOST = JSON.stringify({ key: 'server.runs.workerLost', values: {} });
 
 /**
  * The run engine's rows (migration 007). Every state change is a conditional UPDATE ("… WHERE
@@ -21,19 +31,19 @@ export class RunsRepository {
   constructor(private readonly db: Db) {}
 
   async insertRun(
-    run: Omit<WorkflowRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at' | 'error' | 'pause_reason'>,
-    stepRuns: Omit<StepRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at'>[],
+    run: Omit<WorkflowRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at' | 'error' | 'pause_reason' | 'state_reason'>,
+    stepRuns: Omit<StepRunRow, 'created_at' | 'updated_at' | 'started_at' | 'ended_at' | 'state_reason'>[],
   ): Promise<void> {
     const at = now();
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('workflow_runs')
-        .values({ ...run, error: null, pause_reason: null, created_at: at, updated_at: at, started_at: at, ended_at: null })
+        .values({ ...run, error: null, pause_reason: null, state_reason: null, created_at: at, updated_at: at, started_at: at, ended_at: null })
         .execute();
       if (stepRuns.length)
         await trx
           .insertInto('step_runs')
-          .values(stepRuns.map((s) => ({ ...s, created_at: at, updated_at: at, started_at: null, ended_at: null })))
+          .values(stepRuns.map((s) => ({ ...s, state_reason: null, created_at: at, updated_at: at, started_at: null, ended_at: null })))
           .execute();
     });
   }
@@ -46,41 +56,56 @@ export class RunsRepository {
     return this.db.selectFrom('workflow_runs').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   }
 
-  /** A workflow's runs, newest first (without their snapshots, which can be large). */
-  listRuns(workflowId: string, userId: string, limit: number, offset: number) {
-    return this.db
-      .selectFrom('workflow_runs')
+  /** The owner's runs the filter keeps: all of them, one workflow's, in some states. */
+  private filteredRuns(filter: RunFilter) {
+    let q = this.db.selectFrom('workflow_runs as r').where('r.user_id', '=', filter.userId);
+    if (filter.workflowId) q = q.where('r.workflow_id', '=', filter.workflowId);
+    if (filter.states?.length) q = q.where('r.state', 'in', filter.states);
+    return q;
+  }
+
+  /**
+   * The owner's runs, newest first (without their snapshots, which can be large), each with
+   * `records`: the most records any of its step runs processed, counted by the database in the
+   * same query (one subquery per listed run, on the step runs' (run_id, step_id) key).
+   */
+  listRuns(filter: RunFilter, limit: number, offset: number) {
+    return this.filteredRuns(filter)
       .select([
-        'id',
-        'workflow_id',
-        'user_id',
-        'workflow_version',
-        'mode',
-        'target_step_id',
-        'sample_size',
-        'state',
-        'error',
-        'pause_reason',
-        'created_at',
-        'updated_at',
-        'started_at',
-        'ended_at',
+        'r.id',
+        'r.workflow_id',
+        'r.user_id',
+        'r.workflow_version',
+        'r.mode',
+        'r.target_step_id',
+        'r.sample_size',
+        'r.state',
+        'r.error',
+        'r.pause_reason',
+        'r.state_reason',
+        'r.started_by',
+        'r.created_at',
+        'r.updated_at',
+        'r.started_at',
+        'r.ended_at',
       ])
-      .where('workflow_id', '=', workflowId)
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .select((eb) =>
+        eb
+          .selectFrom('step_runs as s')
+          .select((e) => e.fn.max<number | string | null>('s.records_done').as('m'))
+          .whereRef('s.run_id', '=', 'r.id')
+          .as('records'),
+      )
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
       .limit(limit)
       .offset(offset)
       .execute();
   }
 
-  async countRuns(workflowId: string, userId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('workflow_runs')
+  async countRuns(filter: RunFilter): Promise<number> {
+    const row = await this.filteredRuns(filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workflow_id', '=', workflowId)
-      .where('user_id', '=', userId)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
@@ -114,15 +139,19 @@ export class RunsRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * Every state change says why (`state_reason`: paused, failed and cancelled ones) or clears the
+   * reason: a resumed or retried run never keeps the reason of the state it left.
+   */
   async setRunState(
     id: string,
     to: RunState,
     from: readonly RunState[],
-    extra: Partial<Pick<WorkflowRunRow, 'error' | 'ended_at' | 'pause_reason'>> = {},
+    extra: Partial<Pick<WorkflowRunRow, 'error' | 'ended_at' | 'pause_reason' | 'state_reason'>> = {},
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('workflow_runs')
-      .set({ state: to, updated_at: now(), ...extra })
+      .set({ state: to, updated_at: now(), ...extra, state_reason: extra.state_reason ?? null })
       .where('id', '=', id)
       .where('state', 'in', [...from])
       .executeTakeFirst();
@@ -146,12 +175,13 @@ export class RunsRepository {
         | 'records_failed'
         | 'attempt'
         | 'cache_key'
+        | 'state_reason'
       >
     > = {},
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('step_runs')
-      .set({ state: to, updated_at: now(), ...extra })
+      .set({ state: to, updated_at: now(), ...extra, state_reason: extra.state_reason ?? null })
       .where('id', '=', id)
       .where('state', 'in', [...from])
       .executeTakeFirst();
@@ -159,7 +189,12 @@ export class RunsRepository {
   }
 
   /** Moves every step run of a run that is in one of `from` to `to`; answers the ones moved. */
-  async moveStepRuns(runId: string, to: RunState, from: readonly RunState[], extra: Partial<Pick<StepRunRow, 'ended_at' | 'error'>> = {}): Promise<string[]> {
+  async moveStepRuns(
+    runId: string,
+    to: RunState,
+    from: readonly RunState[],
+    extra: Partial<Pick<StepRunRow, 'ended_at' | 'error' | 'state_reason'>> = {},
+  ): Promise<string[]> {
     const ids = (
       await this.db
         .selectFrom('step_runs')
@@ -171,7 +206,7 @@ export class RunsRepository {
     if (!ids.length) return [];
     await this.db
       .updateTable('step_runs')
-      .set({ state: to, updated_at: now(), ...extra })
+      .set({ state: to, updated_at: now(), ...extra, state_reason: extra.state_reason ?? null })
       .where('id', 'in', ids)
       .where('state', 'in', [...from])
       .execute();
@@ -290,6 +325,49 @@ export class RunsRepository {
     return this.db.selectFrom('step_run_batches').selectAll().where('step_run_id', '=', stepRunId).orderBy('batch_no').execute();
   }
 
+  /** Forgets a step run's batches and checkpointed calls: its next attempt starts from its first record. */
+  async deleteBatches(stepRunId: string): Promise<void> {
+    await this.db.deleteFrom('step_run_batches').where('step_run_id', '=', stepRunId).execute();
+    await this.forgetCalls(stepRunId);
+  }
+
+  // Outside calls checkpointed one by one (engine/run/call-journal.ts).
+
+  /** The calls of the step run stored under these keys (at most a few hundred: one batch). */
+  finishedCalls(stepRunId: string, keys: readonly string[]): Promise<Pick<StepRunCallRow, 'call_key' | 'result' | 'failed'>[]> {
+    if (!keys.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('step_run_calls')
+      .select(['call_key', 'result', 'failed'])
+      .where('step_run_id', '=', stepRunId)
+      .where('call_key', 'in', [...keys])
+      .execute();
+  }
+
+  /** Stores finished calls; a key stored again (a call repeated after a crash) keeps the newest answer. */
+  async saveCalls(rows: readonly StepRunCallRow[]): Promise<void> {
+    if (!rows.length) return;
+    await this.db
+      .insertInto('step_run_calls')
+      .values([...rows])
+      .onConflict((oc) =>
+        oc.columns(['step_run_id', 'call_key']).doUpdateSet((eb) => ({
+          result: eb.ref('excluded.result'),
+          failed: eb.ref('excluded.failed'),
+          created_at: eb.ref('excluded.created_at'),
+        })),
+      )
+      .execute();
+  }
+
+  /** Drops the step run's checkpointed calls: those of `keys` (a stored batch), or all. */
+  async forgetCalls(stepRunId: string, keys?: readonly string[]): Promise<void> {
+    if (keys && !keys.length) return;
+    let query = this.db.deleteFrom('step_run_calls').where('step_run_id', '=', stepRunId);
+    if (keys) query = query.where('call_key', 'in', [...keys]);
+    await query.execute();
+  }
+
   /**
    * Records a batch as done, once: a second worker finishing the same batch (a stalled job taken
    * over) changes nothing, since its output part has the same key and the same records.
@@ -316,8 +394,12 @@ export class RunsRepository {
       .execute();
   }
 
-  /** "Retry failed records": the batches with failures run again; the others stay done. */
+  /**
+   * "Retry failed records": the batches with failures run again; the others stay done. Their failed
+   * records are to be called again, so no checkpointed call of the step run may stand in for them.
+   */
   async reopenFailedBatches(stepRunId: string): Promise<number> {
+    await this.forgetCalls(stepRunId);
     const result = await this.db
       .updateTable('step_run_batches')
       .set({ state: 'queued', updated_at: now() })
@@ -363,20 +445,30 @@ export class RunsRepository {
       .execute();
   }
 
-  /** Compute jobs still marked running for a step run (a worker that died leaves one behind). */
   /**
    * A compute job still `running` when its step run starts again belonged to a process that died
    * (a worker killed or lost): it failed, with a reason its user can read (a stored error is a
    * catalog key, like every other).
    */
   async abandonComputeJobs(stepRunId: string): Promise<void> {
-    const lost = JSON.stringify({ key: 'server.runs.workerLost', values: {} });
     await this.db
       .updateTable('compute_jobs')
-      .set({ state: 'failed', error: lost, ended_at: now() })
+      .set({ state: 'failed', error: WORKER_LOST, ended_at: now() })
       .where('step_run_id', '=', stepRunId)
       .where('state', '=', 'running')
       .execute();
+  }
+
+  /** How many workers died running this attempt of the step run (compute jobs numbered attempt + 1). */
+  async lostWorkers(stepRunId: string, attempt: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('compute_jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('step_run_id', '=', stepRunId)
+      .where('attempt', '=', attempt + 1)
+      .where('error', '=', WORKER_LOST)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   computeJobsOf(stepRunIds: string[]): Promise<ComputeJobRow[]> {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { sendEventStream } from '../../http/event-stream';
 import { currentUser } from '../../plugins/authentication';
 import {
   ComputeDetailsIn,
@@ -20,6 +21,7 @@ import {
   StepRunParams,
   WorkflowRunOut,
 } from './runs.schemas';
+import { RunListService } from './run-list.service';
 import { RunsService } from './runs.service';
 
 /**
@@ -29,6 +31,7 @@ import { RunsService } from './runs.service';
 const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const engine = app.runs;
   const runs = new RunsService(engine, app.runEvents);
+  const runList = new RunListService(app.db);
   const t = (req: FastifyRequest) => req.t.bind(req);
 
   // ---- Execution ----
@@ -65,8 +68,21 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/workflow-runs/',
-    { schema: { tags: ['Runs'], summary: "A workflow's runs, newest first", querystring: RunListQuery, response: { 200: RunListOut } } },
-    async (req) => runs.list(currentUser(req).id, req.query.workflow_id, req.query.page, req.query.page_size, t(req)),
+    {
+      schema: {
+        tags: ['Runs'],
+        summary:
+          "The caller's runs across their workflows (or one workflow's), newest first, filtered by state; each with its workflow's name, duration, records, cost and who started it",
+        querystring: RunListQuery,
+        response: { 200: RunListOut },
+      },
+    },
+    async (req) =>
+      runList.list(
+        currentUser(req).id,
+        { workflowId: req.query.workflow_id, states: req.query.state, page: req.query.page, pageSize: req.query.page_size },
+        t(req),
+      ),
   );
 
   app.get(
@@ -112,22 +128,12 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       req.raw.once('close', () => closed.abort());
       const stream = runs.events(user.id, req.params.id, after, closed.signal);
       // Ownership is checked before the first byte: a missing run answers 404 as JSON.
-      const first = await stream.next();
-      reply.raw.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
+      await sendEventStream(reply, stream, {
+        onError: (err) => {
+          req.log.warn({ err }, 'run events stream failed');
+          return undefined;
+        },
       });
-      reply.hijack();
-      if (!first.done) reply.raw.write(first.value);
-      try {
-        for await (const chunk of stream) reply.raw.write(chunk);
-      } catch (err) {
-        req.log.warn({ err }, 'run events stream failed');
-      }
-      reply.raw.end();
     },
   );
 
@@ -152,7 +158,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/step-runs/:id/progress',
     { schema: { tags: ['Runs'], summary: 'Records done and total, percentage, rate, ETA', params: IdParams, response: { 200: ProgressOut } } },
-    async (req) => runs.progress(currentUser(req).id, req.params.id),
+    async (req) => runs.progress(currentUser(req).id, req.params.id, t(req)),
   );
 
   // ---- Compute jobs ----

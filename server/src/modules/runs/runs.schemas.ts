@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Notices, pageFields, StringEnum } from '../../http/common.schemas';
-import { MAX_SAMPLE_SIZE } from './run-engine';
-import { RUN_ACTIONS, RUN_MODES, RUN_STATES, STEP_RUN_ACTIONS } from './run-states';
+import { MAX_SAMPLE_SIZE } from '../../engine/run';
+import { RUN_ACTIONS, RUN_MODES, RUN_STARTERS, RUN_STATES, STEP_RUN_ACTIONS } from '../../engine/run/run-states';
+import { STATE_REASONS } from '../../engine/run/state-reasons';
 
 // Shapes of the Runs, Execution and Compute jobs calls (spec §6; their payloads are not shown there,
 // so these are ours). States, modes and actions are the engine's (run-states.ts).
@@ -38,6 +39,21 @@ export const RunStateOut = StringEnum([...RUN_STATES]);
 
 export const RunErrorOut = Type.Object({ message: Type.String({ description: "In the caller's language" }), key: Type.String() });
 
+export const StateReasonOut = Type.Union(
+  [
+    Type.Object({
+      code: StringEnum([...STATE_REASONS], {
+        description:
+          'by_user: paused or cancelled by its user; credits: paused when the credits ran out (resumes by itself after a top-up); worker_lost: its worker was killed or lost too often; limit: a limit was reached; error: another failure',
+      }),
+      message: Type.String({ description: "In the caller's language: for worker_lost, limit and error, the error's text" }),
+    }),
+    Type.Null(),
+  ],
+  { description: 'Why it is paused, failed or cancelled; null in any other state' },
+);
+export type StateReasonOut = Static<typeof StateReasonOut>;
+
 export const StepRunOut = Type.Object({
   id: Type.String(),
   run_id: Type.String(),
@@ -53,6 +69,7 @@ export const StepRunOut = Type.Object({
   input_dataset_ids: Type.Array(Type.String()),
   output_dataset_id: Nullable(Type.String()),
   error: Type.Union([RunErrorOut, Type.Null()]),
+  state_reason: StateReasonOut,
   created_at: Type.String(),
   started_at: When,
   ended_at: When,
@@ -69,8 +86,12 @@ export const WorkflowRunSummaryOut = Type.Object({
   sample_size: Type.Union([Type.Integer(), Type.Null()]),
   state: RunStateOut,
   /** Why a paused run is paused: 'credits' when the balance ran out (it resumes by itself after a top-up), else null. */
-  pause_reason: Type.Union([StringEnum(['credits']), Type.Null()]),
+  pause_reason: Type.Union([StringEnum(['credits']), Type.Null()], { description: 'Kept for older clients: state_reason says the same and more' }),
+  state_reason: StateReasonOut,
   error: Type.Union([RunErrorOut, Type.Null()]),
+  started_by: StringEnum([...RUN_STARTERS], {
+    description: "Who or what started it for its owner: 'user' (the owner, in the editor or through the API) or 'agent' (an agent's preview in a conversation)",
+  }),
   created_at: Type.String(),
   started_at: When,
   ended_at: When,
@@ -87,9 +108,42 @@ export const WorkflowRunOut = Type.Object({
 });
 export type WorkflowRunOut = Static<typeof WorkflowRunOut>;
 
-export const RunListQuery = Type.Object({ workflow_id: Id, ...pageFields({ size: 20, maxSize: 100 }) }, { additionalProperties: false });
+export const RunListQuery = Type.Object(
+  {
+    workflow_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "Only this workflow's runs (a UUID); absent: the caller's runs across all their workflows" }),
+    ),
+    state: Type.Optional(
+      Type.Array(StringEnum([...RUN_STATES]), {
+        minItems: 1,
+        maxItems: RUN_STATES.length,
+        description: 'Only runs in these states: repeat the parameter for several (state=failed&state=cancelled)',
+      }),
+    ),
+    ...pageFields({ size: 20, maxSize: 100 }),
+  },
+  { additionalProperties: false },
+);
 export type RunListQuery = Static<typeof RunListQuery>;
-export const RunListOut = Type.Object({ items: Type.Array(WorkflowRunSummaryOut), total: Type.Integer(), page: Type.Integer(), page_size: Type.Integer() });
+
+/** A run as the lists show it (the executions page, a workflow's run history): the summary and what it did and cost. */
+export const RunListItemOut = Type.Object({
+  ...WorkflowRunSummaryOut.properties,
+  workflow_name: Type.String({ description: "The workflow's name now" }),
+  duration_ms: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description: 'From its start to its end; null while it has not ended (running, queued or paused)',
+  }),
+  records: Type.Integer({
+    minimum: 0,
+    description: 'Records processed: the most any of its step runs processed (a run reading 1,000 records and keeping 10 says 1,000); 0 before any step ran',
+  }),
+  cost_credits: Type.Number({
+    minimum: 0,
+    description: "Credits it was charged: the sum of the credit ledger's usage rows for it (the billing page's records for this run); 0 when none",
+  }),
+});
+export type RunListItemOut = Static<typeof RunListItemOut>;
+export const RunListOut = Type.Object({ items: Type.Array(RunListItemOut), total: Type.Integer(), page: Type.Integer(), page_size: Type.Integer() });
 
 export const RunControlIn = Type.Object({ action: StringEnum([...RUN_ACTIONS]) }, { additionalProperties: false });
 export const StepRunControlIn = Type.Object({ action: StringEnum([...STEP_RUN_ACTIONS]) }, { additionalProperties: false });
@@ -97,6 +151,7 @@ export const StepRunControlIn = Type.Object({ action: StringEnum([...STEP_RUN_AC
 export const ProgressOut = Type.Object({
   step_run_id: Type.String(),
   state: RunStateOut,
+  state_reason: StateReasonOut,
   records_done: Type.Integer(),
   records_total: Type.Union([Type.Integer(), Type.Null()]),
   records_failed: Type.Integer(),
@@ -123,10 +178,27 @@ export const ComputeJobOut = Type.Object({
   queued_at: Type.String(),
   started_at: When,
   ended_at: When,
-  cpu_ms: Type.Integer(),
-  peak_rss_bytes: Type.Union([Type.Integer(), Type.Null()]),
+  cpu_ms: Type.Integer({
+    description:
+      "CPU time (user + system, all threads) of the whole worker process while this job ran: DuckDB's threads, other steps running at the same time and, when embedded, the API are in it. Not this step's alone; see `resources_of`.",
+  }),
+  peak_rss_bytes: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      "The worker process's peak resident memory (RSS) while this job ran, sampled at its progress reports: shared with everything else the process held. Not this step's alone; see `resources_of`.",
+  }),
+  resources_of: StringEnum(['process'], {
+    description:
+      "Whose CPU and memory `cpu_ms` and `peak_rss_bytes` measure: always 'process' (the worker's). Steps share a process, its DuckDB threads and its heap, so no per-step figure can be measured honestly.",
+  }),
   cost_credits: Type.Number(),
-  log_lines: Type.Array(Type.String()),
+  log: Type.Array(
+    Type.Object({
+      at: Nullable(Type.String({ description: 'When the line was written (ISO 8601, UTC); null on a line kept from before times were apart' })),
+      text: Type.String({ description: "The line in the reader's language (Accept-Language)" }),
+    }),
+    { description: 'The last log lines of this job, oldest first' },
+  ),
+  log_lines: Type.Array(Type.String(), { description: 'The same lines as plain text, each after its ISO time (kept for scripts; `log` has the time apart)' }),
   log_dropped: Type.Integer({ description: 'Older log lines left out' }),
   error: Type.Union([RunErrorOut, Type.Null()]),
 });

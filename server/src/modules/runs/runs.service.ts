@@ -1,8 +1,10 @@
 import { notFound } from '../../lib/errors';
 import type { MessageValues } from '../../i18n/messages';
-import type { RunEngine, RunSnapshot, StoredError } from './run-engine';
+import type { RunEngine, RunSnapshot, StoredError } from '../../engine/run';
 import type { RunEventBus } from './run-events';
-import { isFinal, type RunState } from './run-states';
+import { isFinal, type RunState } from '../../engine/run/run-states';
+import type { StateReason } from '../../engine/run/state-reasons';
+import { logLineOut } from '../../engine/run-log';
 import type { ComputeJobRow, StepRunRow, WorkflowRunRow } from './runs.repository';
 import type { ComputeJobOut, ProgressOut, StepRunOut, WorkflowRunOut, WorkflowRunSummaryOut } from './runs.schemas';
 
@@ -14,6 +16,7 @@ const END_EVENT_GRACE_MS = 5000;
 export type Translate = (key: string, values?: MessageValues) => string;
 
 const num = (v: unknown) => Number(v ?? 0);
+const REASONED_STATES: readonly string[] = ['paused', 'failed', 'cancelled'];
 const nullableNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 function errorOut(text: string | null, t: Translate) {
@@ -24,6 +27,29 @@ function errorOut(text: string | null, t: Translate) {
   } catch {
     return { key: 'server.runs.unexpected', message: t('server.runs.unexpected', { reason: text }) };
   }
+}
+
+/** Reasons given by their code alone; the others' text is the stored error. */
+const REASON_KEYS: Partial<Record<StateReason, Partial<Record<RunState, string>>>> = {
+  by_user: { paused: 'server.runs.reason.pausedByUser', cancelled: 'server.runs.reason.cancelledByUser' },
+  credits: { paused: 'server.runs.reason.credits' },
+};
+/** When a failure's error was not kept (rows from before migration 016 or a lost write). */
+const FALLBACK_KEYS: Record<StateReason, string> = {
+  by_user: 'server.runs.reason.cancelledByUser',
+  credits: 'server.runs.reason.credits',
+  worker_lost: 'server.runs.workerLost',
+  limit: 'server.runs.stepFailed',
+  error: 'server.runs.stepFailed',
+};
+
+/** Why a paused, failed or cancelled run or step run is so, in the reader's language; null in other states. */
+export function stateReasonOut(row: { state: string; state_reason: StateReason | null; error: string | null }, t: Translate) {
+  if (!REASONED_STATES.includes(row.state) || !row.state_reason) return null;
+  const code = row.state_reason;
+  const own = REASON_KEYS[code]?.[row.state as RunState];
+  const message = own ? t(own) : (errorOut(row.error, t)?.message ?? t(FALLBACK_KEYS[code]));
+  return { code, message };
 }
 
 function percentOf(done: number, total: number | null, state: string): number | null {
@@ -63,7 +89,8 @@ export class RunsService {
   }
 
   async list(userId: string, workflowId: string, page: number, pageSize: number, t: Translate) {
-    const [rows, total] = await Promise.all([this.repo.listRuns(workflowId, userId, pageSize, (page - 1) * pageSize), this.repo.countRuns(workflowId, userId)]);
+    const filter = { userId, workflowId };
+    const [rows, total] = await Promise.all([this.repo.listRuns(filter, pageSize, (page - 1) * pageSize), this.repo.countRuns(filter)]);
     return { items: rows.map((r) => summaryView(r, t)), total, page, page_size: pageSize };
   }
 
@@ -75,7 +102,7 @@ export class RunsService {
     return this.stepRunView(s, step?.name ?? s.step_type, t);
   }
 
-  async progress(userId: string, stepRunId: string): Promise<ProgressOut> {
+  async progress(userId: string, stepRunId: string, t: Translate): Promise<ProgressOut> {
     const s = await this.repo.findOwnedStepRun(userId, stepRunId);
     if (!s) throw notFound('server.runs.stepRunNotFound');
     const done = num(s.records_done);
@@ -88,6 +115,7 @@ export class RunsService {
     return {
       step_run_id: s.id,
       state: s.state as RunState,
+      state_reason: stateReasonOut(s, t),
       records_done: done,
       records_total: total,
       records_failed: num(s.records_failed),
@@ -172,6 +200,7 @@ export class RunsService {
       input_dataset_ids: JSON.parse(s.input_dataset_ids) as string[],
       output_dataset_id: s.output_dataset_id,
       error: errorOut(s.error, t),
+      state_reason: stateReasonOut(s, t),
       created_at: s.created_at,
       started_at: s.started_at,
       ended_at: s.ended_at,
@@ -189,7 +218,9 @@ export function summaryView(run: Omit<WorkflowRunRow, 'snapshot' | 'user_id'>, t
     sample_size: nullableNum(run.sample_size),
     state: run.state as RunState,
     pause_reason: run.state === 'paused' ? run.pause_reason : null,
+    state_reason: stateReasonOut(run, t),
     error: errorOut(run.error, t),
+    started_by: run.started_by,
     created_at: run.created_at,
     started_at: run.started_at,
     ended_at: run.ended_at,
@@ -197,6 +228,7 @@ export function summaryView(run: Omit<WorkflowRunRow, 'snapshot' | 'user_id'>, t
 }
 
 function computeJobView(j: ComputeJobRow, t: Translate): ComputeJobOut {
+  const log = (JSON.parse(j.log_lines) as unknown[]).map((line) => logLineOut(line, t));
   return {
     id: j.id,
     step_run_id: j.step_run_id,
@@ -208,8 +240,10 @@ function computeJobView(j: ComputeJobRow, t: Translate): ComputeJobOut {
     ended_at: j.ended_at,
     cpu_ms: num(j.cpu_ms),
     peak_rss_bytes: nullableNum(j.peak_rss_bytes),
+    resources_of: 'process',
     cost_credits: num(j.cost_micros) / 1_000_000,
-    log_lines: JSON.parse(j.log_lines) as string[],
+    log,
+    log_lines: log.map((line) => (line.at ? `${line.at} ${line.text}` : line.text)),
     log_dropped: num(j.log_dropped),
     error: errorOut(j.error, t),
   };

@@ -5,7 +5,7 @@ import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { queueDrained } from '../../test/wait';
 import { workflowClient } from '../../test/workflow-helpers';
 import { DatasetsService } from '../datasets/datasets.service';
-import { STEP_RUN_JOB } from './run-engine';
+import { STEP_RUN_JOB } from '../../engine/run';
 
 /*
  * Runs through the API on the in-process queue and real DuckDB: a source's output is planted as
@@ -17,7 +17,7 @@ describe('runs', () => {
   let stranger: Awaited<ReturnType<typeof signedInUser>>;
   let wf: ReturnType<typeof workflowClient>;
   let workflowId: string;
-  let source: { id: string };
+  let source: { id: string; name: string };
   let filter: { id: string };
   let group: { id: string };
   let sort: { id: string };
@@ -121,6 +121,7 @@ describe('runs', () => {
   it('runs a step and everything after it, each step reading the one before, and tells how it went', async () => {
     const started = await execute(filter.id, 'mode=from');
     expect(started.message).toBe('Run started.');
+    expect(started.started_by).toBe('user');
     expect(started.step_runs.map((s: { step_id: string }) => s.step_id)).toEqual([filter.id, group.id, sort.id]);
     const run = await finished(started.id);
     expect(run.state).toBe('succeeded');
@@ -153,6 +154,69 @@ describe('runs', () => {
     const again = await finished((await execute(filter.id, 'mode=only')).id);
     expect(again.step_runs[0].state).toBe('cached');
     expect(again.step_runs[0].output_dataset_id).toBe(first.step_runs[0].output_dataset_id);
+  });
+
+  it("serves the run's log lines in the reader's language, each with its time apart", async () => {
+    const run = await finished((await execute(sort.id, 'mode=only')).id);
+    const stepRunId = run.step_runs[0].id;
+    const details = async (language: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/compute-jobs/step-runs/${stepRunId}/details`,
+          headers: { ...owner.auth, 'accept-language': language },
+        })
+      )
+        .json()
+        .items.at(-1);
+    const [english, chinese] = [await details('en-US,en;q=0.9'), await details('zh-CN,zh;q=0.9')];
+    const lines = (job: { log: { at: string | null; text: string }[] }) => job.log.map((l) => l.text);
+    // The step ran or, being cacheable, reused an earlier equal run's output: either is said in both.
+    expect(lines(english)[0]).toMatch(/^(Running sort on |Reused the output of an equal earlier step run)/);
+    expect(lines(chinese)[0]).toMatch(/^(正在对 .+ 运行 sort|沿用了之前一次相同步骤运行的输出)/);
+    expect(lines(chinese).join('\n')).not.toMatch(/Running|Done|Reused|record\(s\)/);
+    expect(chinese.log).toHaveLength(english.log.length);
+    for (const line of [...english.log, ...chinese.log]) {
+      // The time is its own field (the browser shows it in the reader's zone), not in the text.
+      expect(new Date(line.at).toISOString()).toBe(line.at);
+      expect(line.text).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    }
+    expect(chinese.log.map((l: { at: string }) => l.at)).toEqual(english.log.map((l: { at: string }) => l.at));
+    // The plain-text form keeps its old shape for scripts: time, then the line.
+    expect(english.log_lines).toEqual(english.log.map((l: { at: string; text: string }) => `${l.at} ${l.text}`));
+  });
+
+  it('reads log lines stored before they had keys: their time apart, their English text as it was', async () => {
+    const run = await finished((await execute(group.id, 'mode=only')).id);
+    const stepRunId = run.step_runs[0].id;
+    const at = '2026-11-20T10:00:00.000Z';
+    await t.app.db
+      .insertInto('compute_jobs')
+      .values({
+        id: randomUUID(),
+        step_run_id: stepRunId,
+        batch_no: null,
+        state: 'succeeded',
+        worker: 'old:1',
+        attempt: 9,
+        queued_at: at,
+        started_at: at,
+        ended_at: at,
+        cpu_ms: 0,
+        peak_rss_bytes: null,
+        cost_micros: 0,
+        log_lines: JSON.stringify([`${at} Done: 3 record(s)`]),
+        log_dropped: 0,
+        error: null,
+      })
+      .execute();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/compute-jobs/step-runs/${stepRunId}/details`,
+      headers: { ...owner.auth, 'accept-language': 'zh-CN' },
+    });
+    const old = res.json().items.find((j: { worker: string }) => j.worker === 'old:1');
+    expect(old.log).toEqual([{ at, text: 'Done: 3 record(s)' }]);
   });
 
   it("streams the run's events as server-sent events, in order, and ends with the run", async () => {
@@ -255,7 +319,20 @@ describe('runs', () => {
   it('refuses to run what cannot run: a step needing settings, an input never run, a bad mode', async () => {
     const res = await api(owner, 'POST', `/workflow-execution/${workflowId}/steps/${source.id}/execute?mode=only`, {});
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors[0].msg).toMatch(/needs settings/);
+    // Said as the step form says it (issue 11/13: it said check “file” at stepId): the param's label, the step's name.
+    const [problem] = res.json().errors;
+    expect(problem).toEqual({
+      msg: `The step “${source.name}” needs settings before it can run: check “CSV file”.`,
+      loc: ['path', 'stepId'],
+      label: source.name,
+    });
+    const zh = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workflow-execution/${workflowId}/steps/${source.id}/execute?mode=only`,
+      headers: { ...owner.auth, 'accept-language': 'zh-CN' },
+      payload: {},
+    });
+    expect(zh.json().errors[0].msg).toContain('请检查 “CSV 文件”');
     const fresh = (await wf.createWorkflow('Empty')).id;
     const lonely = await wf.addStep(fresh, 'filter', { param_inputs: { condition: 'a > 1' } });
     const noInput = await api(owner, 'POST', `/workflow-execution/${fresh}/steps/${lonely.id}/execute?mode=only`, {});

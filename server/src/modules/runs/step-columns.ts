@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
-import { getRunner, type Column, type Vars } from '../../engine/runners';
+import type { Column, Vars } from '../../engine/runners';
+import { getStepType } from '../../engine/step-types';
 import { RunsRepository } from './runs.repository';
 
 export interface ColumnsStep {
@@ -33,7 +34,7 @@ export async function stepColumns(
     visiting.add(id);
     const inputs = step.inputs.map(columnsOf);
     let columns: Column[] | null = null;
-    const runner = getRunner(step.step_type);
+    const runner = getStepType(step.step_type)?.runner;
     if (runner && inputs.every((c) => c !== null)) {
       try {
         const derived = runner.outputColumns(inputs as Column[][], step.param_inputs, vars);

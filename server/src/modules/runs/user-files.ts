@@ -8,9 +8,8 @@ import type { Log } from '../../lib/logger';
 import { StepRunFailed } from '../../engine/runners';
 import type { FolderEntry, LocalUserFile, SavedFile, UserFiles } from '../../engine/runners';
 import type { Storage } from '../../storage';
-import { FilesRepository } from '../files/files.repository';
+import { FileLookupsService } from '../files/file-lookups.service';
 import { FilesService } from '../files/files.service';
-import { FoldersRepository } from '../files/folders.repository';
 
 /** Files in a folder a step reads at most (a folder import). */
 export const MAX_FOLDER_FILES = 10_000;
@@ -22,8 +21,7 @@ export const MAX_FOLDER_FILES = 10_000;
  */
 export class StepUserFiles implements UserFiles {
   readonly scratchDir: string;
-  private readonly files: FilesRepository;
-  private readonly folders: FoldersRepository;
+  private readonly files: FileLookupsService;
   private readonly service: FilesService;
   private copies = 0;
 
@@ -36,19 +34,17 @@ export class StepUserFiles implements UserFiles {
     // One folder per execution, not per step run: an execution stopped by a pause still unwinds
     // (and removes its folder) while the resumed one of the same step run has started in its own.
     this.scratchDir = path.join(deps.config.datasets.tempDir, 'datasets', 'steps', `${stepRunId}-${randomBytes(4).toString('hex')}`);
-    this.files = new FilesRepository(deps.db);
-    this.folders = new FoldersRepository(deps.db);
+    this.files = new FileLookupsService(deps.db);
     this.service = new FilesService(deps);
   }
 
   /** Makes the scratch folder: sinks write into it directly (before this, an export step failed with DuckDB's "Cannot open file"). */
-  async prepare(): Promise<this> {
+  async prepare(): Promise<void> {
     await fs.promises.mkdir(this.scratchDir, { recursive: true });
-    return this;
   }
 
   async withLocalFile<T>(fileId: string, fn: (file: LocalUserFile) => Promise<T>): Promise<T> {
-    const row = await this.files.findOwned(this.ownerId, fileId);
+    const row = await this.files.ownedFile(this.ownerId, fileId);
     if (!row || row.status !== 'ready') throw new StepRunFailed(`The file ${fileId} no longer exists; choose another in the step's settings`, null);
     // The extension is kept: DuckDB and people reading logs both go by it.
     const local = path.join(this.scratchDir, `in-${++this.copies}${path.extname(row.name).toLowerCase()}`);
@@ -61,25 +57,18 @@ export class StepUserFiles implements UserFiles {
   }
 
   async keep(fileId: string, storageKey: string): Promise<{ id: string; name: string; size: number }> {
-    const row = await this.files.findOwned(this.ownerId, fileId);
+    const row = await this.files.ownedFile(this.ownerId, fileId);
     if (!row || row.status !== 'ready') throw new StepRunFailed(`The file ${fileId} no longer exists; choose another in the step's settings`, null);
     await this.deps.storage.copy(row.storage_key, storageKey);
     return { id: row.id, name: row.name, size: Number(row.size) };
   }
 
   async listFolder(folderId: string): Promise<FolderEntry[]> {
-    const tree = await this.folders.subtree(this.ownerId, folderId);
+    const tree = await this.files.folderTree(this.ownerId, folderId);
     if (!tree.length) throw new StepRunFailed(`The folder ${folderId} no longer exists; choose another in the step's settings`, null);
     const relative = new Map<string, string>([[folderId, '']]);
     for (const folder of tree) if (folder.id !== folderId) relative.set(folder.id, `${relative.get(folder.parent_id!) ?? ''}${folder.name}/`);
-    const rows = await this.deps.db
-      .selectFrom('files')
-      .select(['id', 'name', 'size', 'folder_id'])
-      .where('owner_id', '=', this.ownerId)
-      .where('status', '=', 'ready')
-      .where('folder_id', 'in', [...relative.keys()])
-      .limit(MAX_FOLDER_FILES + 1)
-      .execute();
+    const rows = await this.files.readyFilesIn(this.ownerId, [...relative.keys()], MAX_FOLDER_FILES + 1);
     if (rows.length > MAX_FOLDER_FILES) throw new StepRunFailed(`The folder holds more than ${MAX_FOLDER_FILES} files; split it into smaller folders`, null);
     return rows
       .map((r) => ({ id: r.id, name: r.name, size: Number(r.size), path: `${relative.get(r.folder_id!) ?? ''}${r.name}` }))

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { defaultParams } from '../../engine/params';
-import { stepTypes } from '../../engine/step-types';
+import { stepDescriptions } from '../../engine/step-types';
 import { notFound, ValidationFailed } from '../../lib/errors';
 import { nextPosition, uniqueStepName } from '../steps/step-rules';
-import { StepInfosRepository } from '../step-infos/step-infos.repository';
+import { StepOverridesService } from '../step-infos/step-overrides.service';
 import type { EditContext } from '../workflows/workflow-editor';
 import type { StepState } from '../workflows/workflow-state';
 import { toStepOut } from '../workflows/workflow-views';
@@ -18,11 +18,11 @@ export interface Rewiring {
 /** Graph surgery on many steps at once: inserting a chain, removing a set and healing the gaps. */
 export class StepConnectionsService {
   private readonly editor: ReturnType<typeof editorFor>;
-  private readonly stepInfos: StepInfosRepository;
+  private readonly stepInfos: StepOverridesService;
 
   constructor(db: Db) {
     this.editor = editorFor(db);
-    this.stepInfos = new StepInfosRepository(db);
+    this.stepInfos = new StepOverridesService(db);
   }
 
   /**
@@ -33,8 +33,8 @@ export class StepConnectionsService {
     const wanted = tags.map((t) => t.toLowerCase());
     // The tags as people see them in the catalogue: with admins' overrides applied.
     const overrides = await this.stepInfos.overrides();
-    const tagsOf = (type: (typeof stepTypes)[number]) => (overrides.get(type.id)?.tags ?? type.tags).map((t) => t.toLowerCase());
-    const types = stepTypes.filter((type) => wanted.every((tag) => tagsOf(type).includes(tag)));
+    const tagsOf = (type: (typeof stepDescriptions)[number]) => (overrides.get(type.id)?.tags ?? type.tags).map((t) => t.toLowerCase());
+    const types = stepDescriptions.filter((type) => wanted.every((tag) => tagsOf(type).includes(tag)));
     if (!types.length) throw new ValidationFailed([{ key: 'server.connections.noTypeForTags', values: { tags: tags.join(', ') }, loc: ['body', 'tags'] }]);
 
     const { workflow, result } = await this.editor.edit(

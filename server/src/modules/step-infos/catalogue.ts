@@ -1,4 +1,4 @@
-import { stepCategories, stepTypes, type StepCategory, type StepTypeDescription } from '../../engine/step-types';
+import { stepCategories, stepDescriptions, type StepCategory, type StepTypeDescription } from '../../engine/step-types';
 import type { Language } from '../../i18n/messages';
 import type { StepInfoLocale } from './step-infos.schemas';
 import type { StepInfosRepository, StepInfoOverride } from './step-infos.repository';
@@ -18,7 +18,7 @@ export const localeOf = (language: Language): StepInfoLocale => (language === 'z
 
 export async function effectiveInfos(repo: StepInfosRepository): Promise<EffectiveInfo[]> {
   const overrides = await repo.overrides();
-  return stepTypes.map((type) => {
+  return stepDescriptions.map((type) => {
     const override = overrides.get(type.id);
     const category = stepCategories.find((c) => c === override?.category) ?? type.category;
     return { type, override, category, tags: override?.tags ?? type.tags };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
+import { stepTypes } from '../../engine/step-types';
 
 const BASE = '/api/v1/workflow-step-infos';
 
@@ -77,14 +78,14 @@ describe('step infos: search with a configured embedding model', () => {
       standIn.received.length = 0;
       const res = await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ model: 'openai:test-embed', dimensions: 9, total: 37, computed: 37, unchanged: 0 });
+      expect(res.json()).toEqual({ model: 'openai:test-embed', dimensions: 9, total: stepTypes.length, computed: stepTypes.length, unchanged: 0 });
       expect(standIn.received).toHaveLength(1);
       expect(standIn.received[0]).toMatchObject({ authorization: 'Bearer test-key', model: 'test-embed' });
-      expect(standIn.received[0].inputs).toHaveLength(37);
+      expect(standIn.received[0].inputs).toHaveLength(stepTypes.length);
       expect(standIn.received[0].inputs[9]).toContain('Remove duplicates');
 
       const again = await t.app.inject({ method: 'POST', url: `${BASE}/embeddings/ensure`, headers: auth });
-      expect(again.json()).toMatchObject({ computed: 0, unchanged: 37 });
+      expect(again.json()).toMatchObject({ computed: 0, unchanged: stepTypes.length });
       expect(standIn.received).toHaveLength(1);
     });
 

@@ -1,18 +1,17 @@
 import { defaultParams, validateParams } from '../../engine/params';
-import { getStepType } from '../../engine/step-types';
+import { getStepDescription } from '../../engine/step-types';
 import type { ParamSpec, StepTypeDescription } from '../../engine/step-types/step-type';
 import { ValidationFailed, type Problem } from '../../lib/errors';
-import { acceptsFile, isReference } from '../../engine/params';
+import { acceptsFile, isReference, paramLabel } from '../../engine/params';
 import type { Db } from '../../db/database';
-import { DatasetsRepository } from '../datasets/datasets.repository';
-import { FilesRepository } from '../files/files.repository';
-import { FoldersRepository } from '../files/folders.repository';
+import { DatasetLookupsService } from '../datasets/dataset-lookups.service';
+import { FileLookupsService } from '../files/file-lookups.service';
 import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
 
 // Rules for steps that need the catalogue: which type, which params, which name.
 
 export function stepTypeOrFail(id: string, loc: (string | number)[] = ['body', 'step_type']): StepTypeDescription {
-  const type = getStepType(id);
+  const type = getStepDescription(id);
   if (!type) throw new ValidationFailed([{ key: 'server.steps.unknownType', values: { type: id }, loc }]);
   return type;
 }
@@ -22,7 +21,9 @@ export function checkParams(type: StepTypeDescription, values: Record<string, un
   const problems: Problem[] = validateParams(type, values, mode, current).map((issue) => ({
     key: issue.key,
     values: issue.values,
+    words: issue.words,
     loc: ['body', 'param_inputs', issue.param],
+    label: paramLabel(type, issue.param),
   }));
   if (problems.length) throw new ValidationFailed(problems);
 }
@@ -60,31 +61,30 @@ export const defaultsOf = (type: StepTypeDescription) => defaultParams(type);
  * and so does a file of a kind the step cannot read (its `accept`, e.g. a .txt for import_csv).
  */
 export async function checkOwnedParams(db: Db, userId: string, type: StepTypeDescription, values: Record<string, unknown>): Promise<void> {
-  const files = new FilesRepository(db);
-  const folders = new FoldersRepository(db);
+  const files = new FileLookupsService(db);
   const problems: Problem[] = [];
   for (const spec of type.params) {
     const value = values[spec.name];
     if ((spec.type !== 'file' && spec.type !== 'folder' && spec.type !== 'dataset') || typeof value !== 'string' || !value.trim() || isReference(value))
       continue;
     const problem = spec.type === 'file' ? await fileProblem(spec, value) : spec.type === 'folder' ? await folderProblem(value) : await datasetProblem(value);
-    if (problem) problems.push({ ...problem, loc: ['body', 'param_inputs', spec.name] });
+    if (problem) problems.push({ ...problem, loc: ['body', 'param_inputs', spec.name], label: paramLabel(type, spec.name) });
   }
   if (problems.length) throw new ValidationFailed(problems);
 
   async function fileProblem(spec: ParamSpec, id: string): Promise<Omit<Problem, 'loc'> | null> {
-    const file = await files.findOwned(userId, id);
+    const file = await files.ownedFile(userId, id);
     if (file) return acceptsFile(spec, file.name) ? null : { key: 'server.params.fileKind', values: { kinds: spec.accept!.join(', ') } };
-    return { key: (await folders.findOwned(userId, id)) ? 'server.params.folderNotFile' : 'server.params.fileNotFound' };
+    return { key: (await files.ownedFolder(userId, id)) ? 'server.params.folderNotFile' : 'server.params.fileNotFound' };
   }
 
   async function datasetProblem(id: string): Promise<Omit<Problem, 'loc'> | null> {
-    const owned = await new DatasetsRepository(db).ownedIds(userId, [id]);
+    const owned = await new DatasetLookupsService(db).ownedIds(userId, [id]);
     return owned.has(id) ? null : { key: 'server.params.datasetNotFound' };
   }
 
   async function folderProblem(id: string): Promise<Omit<Problem, 'loc'> | null> {
-    if (await folders.findOwned(userId, id)) return null;
-    return { key: (await files.findOwned(userId, id)) ? 'server.params.fileNotFolder' : 'server.params.folderNotFound' };
+    if (await files.ownedFolder(userId, id)) return null;
+    return { key: (await files.ownedFile(userId, id)) ? 'server.params.fileNotFolder' : 'server.params.folderNotFound' };
   }
 }

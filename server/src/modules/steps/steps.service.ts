@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
-import { RunsRepository } from '../runs/runs.repository';
-import { getStepType } from '../../engine/step-types';
+import { RunLookupsService } from '../runs/run-lookups.service';
+import { getStepDescription } from '../../engine/step-types';
 import type { Language } from '../../i18n/messages';
 import { notFound } from '../../lib/errors';
 import type { EditContext } from '../workflows/workflow-editor';
 import type { StepState, WorkflowSnapshot } from '../workflows/workflow-state';
 import { toStepOut } from '../workflows/workflow-views';
-import { WorkflowsRepository } from '../workflows/workflows.repository';
+import { WorkflowAccessService } from '../workflows/workflow-access.service';
 import { editorFor } from '../workflows/workflows.service';
 import { checkOwnedParams, checkParams, defaultsOf, nextPosition, stepTypeOrFail, uniqueStepName } from './step-rules';
 import type { StepCreateIn, StepOut, StepUpdateIn } from './steps.schemas';
@@ -26,26 +26,26 @@ const findStep = (draft: WorkflowSnapshot, id: string): StepState => {
 
 export class StepsService {
   private readonly steps: StepsRepository;
-  private readonly workflows: WorkflowsRepository;
+  private readonly workflows: WorkflowAccessService;
   private readonly editor: ReturnType<typeof editorFor>;
 
   constructor(private readonly db: Db) {
     this.steps = new StepsRepository(db);
-    this.workflows = new WorkflowsRepository(db);
+    this.workflows = new WorkflowAccessService(db);
     this.editor = editorFor(db);
   }
 
   async list(userId: string, workflowId: string): Promise<StepOut[]> {
-    const workflow = await this.workflows.findOwned(workflowId, userId);
+    const workflow = await this.workflows.ownedWorkflow(workflowId, userId);
     if (!workflow) throw notFound('server.workflows.notFound');
-    const snapshot = await this.workflows.loadSnapshot(workflow);
+    const snapshot = await this.workflows.stateOf(workflow);
     return snapshot.steps.map((s) => toStepOut(workflow.id, s));
   }
 
   async get(userId: string, stepId: string): Promise<StepResult> {
     const workflowId = await this.workflowOf(userId, stepId);
-    const workflow = (await this.workflows.findOwned(workflowId, userId))!;
-    const snapshot = await this.workflows.loadSnapshot(workflow);
+    const workflow = (await this.workflows.ownedWorkflow(workflowId, userId))!;
+    const snapshot = await this.workflows.stateOf(workflow);
     return { step: toStepOut(workflowId, findStep(snapshot, stepId)), workflowVersion: workflow.version };
   }
 
@@ -139,7 +139,7 @@ export class StepsService {
   async inputDatasetId(userId: string, stepId: string, input: number): Promise<string> {
     const workflowId = await this.workflowOf(userId, stepId);
     const from = (await this.steps.inputsOf(stepId))[input];
-    const last = from ? await new RunsRepository(this.db).latestOutputOf(workflowId, from) : undefined;
+    const last = from ? await new RunLookupsService(this.db).latestOutputOf(workflowId, from) : undefined;
     if (!last?.datasetId) throw notFound('server.steps.noInputDataset');
     return last.datasetId;
   }
@@ -152,7 +152,7 @@ export class StepsService {
 
   private async checkOwnedIds(ctx: EditContext, stepId: string, values: Record<string, unknown>): Promise<void> {
     const type = ctx.batch ? ctx.batch.draft.steps.find((s) => s.id === stepId)?.step_type : await this.steps.stepTypeOf(stepId);
-    const description = type ? getStepType(type) : undefined;
+    const description = type ? getStepDescription(type) : undefined;
     if (description) await checkOwnedParams(this.db, ctx.userId, description, values);
   }
 

@@ -94,23 +94,23 @@ describe('steps', () => {
     const wf = await api.createWorkflow();
     const step = await api.addStep(wf.id, 'filter', { param_inputs: { condition: "country = 'NL'" } });
     const broken = { param_inputs: { condition: "country = = 'NL' ((" } };
-    for (const [headers, msg] of [
-      [{}, 'Unexpected “=” at position 11'],
-      [{ 'accept-language': 'zh-CN,zh;q=0.9' }, '第 11 个字符处出现意外的 “=”'],
+    for (const [headers, msg, label] of [
+      [{}, 'Unexpected “=” at position 11', 'Condition'],
+      [{ 'accept-language': 'zh-CN,zh;q=0.9' }, '第 11 个字符处出现意外的 “=”', '条件'],
     ] as const) {
       for (const url of [`/workflow-steps/${step.id}/param-inputs`, `/workflow-steps/${step.id}/param-inputs/partial`]) {
         const res = await api.call('PATCH', url, broken, headers);
-        expect([url, res.status, res.body]).toEqual([url, 422, { errors: [{ msg, loc: ['body', 'param_inputs', 'condition'] }] }]);
+        expect([url, res.status, res.body]).toEqual([url, 422, { errors: [{ msg, loc: ['body', 'param_inputs', 'condition'], label }] }]);
       }
     }
     const injected = await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { condition: '1); DROP TABLE x; --' } });
-    expect(injected.body.errors).toEqual([{ msg: 'Unexpected “)” at position 2', loc: ['body', 'param_inputs', 'condition'] }]);
+    expect(injected.body.errors).toEqual([{ msg: 'Unexpected “)” at position 2', loc: ['body', 'param_inputs', 'condition'], label: 'Condition' }]);
     const formula = await api.call('POST', '/workflow-steps', {
       workflow_id: wf.id,
       step_type: 'add_column',
       param_inputs: { new_column: 'x', expression: 'foo(price)' },
     });
-    expect(formula.body.errors).toEqual([{ msg: 'Unknown function “foo” at position 1', loc: ['body', 'param_inputs', 'expression'] }]);
+    expect(formula.body.errors).toEqual([{ msg: 'Unknown function “foo” at position 1', loc: ['body', 'param_inputs', 'expression'], label: 'Formula' }]);
     // Nothing was saved: the step keeps its last good condition.
     expect((await api.ok('GET', `/workflow-steps/${step.id}`)).param_inputs.condition).toBe("country = 'NL'");
   });
@@ -194,7 +194,7 @@ describe('file params', () => {
     for (const file of [theirs, 'no-such-file']) {
       const refused = await api.call('PATCH', `/workflow-steps/${ok.body.id}/param-inputs/partial`, { param_inputs: { file } });
       expect(refused.status).toBe(422);
-      expect(refused.body.errors).toEqual([{ msg: 'There is no such file among your files.', loc: ['body', 'param_inputs', 'file'] }]);
+      expect(refused.body.errors).toEqual([{ msg: 'There is no such file among your files.', loc: ['body', 'param_inputs', 'file'], label: 'CSV file' }]);
     }
     const created = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'import_csv', param_inputs: { file: theirs } });
     expect(created.status).toBe(422);
@@ -234,13 +234,13 @@ describe('file params', () => {
     const step = await api.addStep(wf.id, 'import_folder', { param_inputs: { folder: reports } });
     expect(step.param_inputs.folder).toBe(reports);
     expect(await refusal(me.auth, step.id, { folder: csv })).toEqual({
-      en: [{ msg: 'This is a file: choose a folder.', loc: ['body', 'param_inputs', 'folder'] }],
-      zh: [{ msg: '这是一个文件：请选择一个文件夹。', loc: ['body', 'param_inputs', 'folder'] }],
+      en: [{ msg: 'This is a file: choose a folder.', loc: ['body', 'param_inputs', 'folder'], label: 'Folder' }],
+      zh: [{ msg: '这是一个文件：请选择一个文件夹。', loc: ['body', 'param_inputs', 'folder'], label: '文件夹' }],
     });
     for (const id of [theirs, 'no-such-folder']) {
       expect(await refusal(me.auth, step.id, { folder: id })).toEqual({
-        en: [{ msg: 'There is no such folder among your files.', loc: ['body', 'param_inputs', 'folder'] }],
-        zh: [{ msg: '你的文件中没有这个文件夹。', loc: ['body', 'param_inputs', 'folder'] }],
+        en: [{ msg: 'There is no such folder among your files.', loc: ['body', 'param_inputs', 'folder'], label: 'Folder' }],
+        zh: [{ msg: '你的文件中没有这个文件夹。', loc: ['body', 'param_inputs', 'folder'], label: '文件夹' }],
       });
     }
     const created = await api.call('POST', '/workflow-steps', { workflow_id: wf.id, step_type: 'import_folder', param_inputs: { folder: theirs } });
@@ -261,12 +261,12 @@ describe('file params', () => {
     const step = await api.addStep(wf.id, 'import_csv');
 
     expect(await refusal(me.auth, step.id, { file: reports })).toEqual({
-      en: [{ msg: 'This is a folder: choose a file.', loc: ['body', 'param_inputs', 'file'] }],
-      zh: [{ msg: '这是一个文件夹：请选择一个文件。', loc: ['body', 'param_inputs', 'file'] }],
+      en: [{ msg: 'This is a folder: choose a file.', loc: ['body', 'param_inputs', 'file'], label: 'CSV file' }],
+      zh: [{ msg: '这是一个文件夹：请选择一个文件。', loc: ['body', 'param_inputs', 'file'], label: 'CSV 文件' }],
     });
     expect(await refusal(me.auth, step.id, { file: notes })).toEqual({
-      en: [{ msg: 'This step reads only .csv files: choose one of those.', loc: ['body', 'param_inputs', 'file'] }],
-      zh: [{ msg: '此步骤只能读取 .csv 文件：请选择这类文件。', loc: ['body', 'param_inputs', 'file'] }],
+      en: [{ msg: 'This step reads only .csv files: choose one of those.', loc: ['body', 'param_inputs', 'file'], label: 'CSV file' }],
+      zh: [{ msg: '此步骤只能读取 .csv 文件：请选择这类文件。', loc: ['body', 'param_inputs', 'file'], label: 'CSV 文件' }],
     });
     expect((await api.call('PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { file: shouting } })).status).toBe(200);
   });

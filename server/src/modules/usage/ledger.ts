@@ -1,13 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CreditLedgerTable, LedgerKind } from '../../db/schema';
+import { LedgerRepository } from './ledger.repository';
 
 /** Micro-credits in one credit: the ledger stores integers (migration 012). */
 export const MICRO = 1_000_000;
 
 export const toCredits = (micro: number): number => micro / MICRO;
 export const toMicro = (credits: number): number => Math.round(credits * MICRO);
+
+/**
+ * Credits as people read them in a message, rounded as the web app's `formatCredits`
+ * (src/features/usage/format.ts) rounds every amount it shows: at most two decimals, and an amount
+ * under 0.01 that is not 0 keeps two significant digits, so it never reads as 0.
+ */
+export function roundCreditsForPeople(micro: number): number {
+  const credits = toCredits(micro);
+  if (credits !== 0 && Math.abs(credits) < 0.01) return Number(credits.toPrecision(2));
+  return Math.round(credits * 100) / 100;
+}
 
 /** One credit movement to append. `creditsMicro` is signed: positive in, negative out. */
 export interface LedgerEntry {
@@ -35,35 +46,26 @@ export interface LedgerEntry {
  * movement leave one row and the balance cannot drift from what the rows say.
  */
 export class Ledger {
-  constructor(private readonly db: Db) {}
+  private readonly rows: LedgerRepository;
+
+  constructor(db: Db) {
+    this.rows = new LedgerRepository(db);
+  }
 
   /** Appends the entries whose keys are new; answers the ones that were (the others were already there). */
   async append(entries: readonly LedgerEntry[]): Promise<LedgerEntry[]> {
     const added: LedgerEntry[] = [];
     const now = new Date().toISOString();
-    for (const e of entries) {
-      const inserted = await this.db
-        .insertInto('credit_ledger')
-        .values(row(e, now))
-        .onConflict((oc) => oc.column('idempotency_key').doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (inserted) added.push(e);
-    }
+    for (const e of entries) if (await this.rows.insertOnce(row(e, now))) added.push(e);
     return added;
   }
 
-  async balanceMicro(userId: string): Promise<number> {
-    const { total } = await this.db
-      .selectFrom('credit_ledger')
-      .select(sql<number | string | null>`sum(credits_micro)`.as('total'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return Number(total ?? 0);
+  balanceMicro(userId: string): Promise<number> {
+    return this.rows.sumMicro(userId);
   }
 
-  async has(idempotencyKey: string): Promise<boolean> {
-    return !!(await this.db.selectFrom('credit_ledger').select('id').where('idempotency_key', '=', idempotencyKey).executeTakeFirst());
+  has(idempotencyKey: string): Promise<boolean> {
+    return this.rows.hasKey(idempotencyKey);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { BillingConfig } from '../../config/config';
-import { getStepType, stepTypes, type CostHint } from '../../engine/step-types';
+import { getStepDescription, stepDescriptions, type CostHint } from '../../engine/step-types';
 import { MICRO, toMicro } from './ledger';
 
 /** The units a usage row counts (migration 012's `unit`). */
@@ -23,15 +23,15 @@ export class Prices {
 
   /** Credits per unit of a step type (0 for a type that no longer exists). */
   credits(stepType: string): number {
-    return this.billing.stepPrices[stepType] ?? getStepType(stepType)?.cost.credits ?? 0;
+    return this.billing.stepPrices[stepType] ?? getStepDescription(stepType)?.cost.credits ?? 0;
   }
 
   step(stepType: string): StepPrice {
-    return { stepType, per: getStepType(stepType)?.cost.per ?? 'run', credits: this.credits(stepType) };
+    return { stepType, per: getStepDescription(stepType)?.cost.per ?? 'run', credits: this.credits(stepType) };
   }
 
   all(): StepPrice[] {
-    return stepTypes.map((t) => this.step(t.id));
+    return stepDescriptions.map((t) => this.step(t.id));
   }
 
   /** A cost hint with the configured price in place of the type's own. */

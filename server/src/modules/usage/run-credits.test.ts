@@ -1,4 +1,5 @@
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
+import { waitUntil } from '../../test/wait';
 import { workflowClient } from '../../test/workflow-helpers';
 import { toMicro } from './ledger';
 
@@ -42,12 +43,14 @@ describe('a run that runs out of credits', () => {
     });
     const workflowId = (await wf.createWorkflow('Numbers')).id as string;
     const load = await wf.addStep(workflowId, 'import_csv', { param_inputs: { file: uploaded.json().items[0].id } });
-    const code = await wf.addStep(workflowId, 'code', { inputs: [load.id], param_inputs: { code: 'return { n: record.n, double: record.n * 2 };' } });
+    // A filter's output is only known by running it, so the code step's cost is not known before the
+    // run (the CSV's own records are: uploads are counted), and the run may start on 4 credits.
+    const keep = await wf.addStep(workflowId, 'filter', { inputs: [load.id], param_inputs: { condition: 'n >= 0' } });
+    const code = await wf.addStep(workflowId, 'code', { inputs: [keep.id], param_inputs: { code: 'return { n: record.n, double: record.n * 2 };' } });
 
     // 4 credits left: the first batch (5 credits) takes the balance below 0.
     await t.app.credits.append([{ userId: owner.user.id, kind: 'adjustment', creditsMicro: -toMicro(96), idempotencyKey: `test:spend:${owner.user.id}` }]);
-    // The CSV's record count is not known before its first run: the estimate counts nothing for it.
-    expect((await api('GET', `/workflows/${workflowId}/cost-estimate?step_id=${code.id}`)).json()).toMatchObject({ credits: 0, enough: true });
+    expect((await api('GET', `/workflows/${workflowId}/cost-estimate?step_id=${code.id}`)).json()).toMatchObject({ credits: 0, unknown: true, enough: true });
     const started = await api('POST', `/workflow-execution/${workflowId}/steps/${code.id}/execute?mode=all`, {});
     expect(started.statusCode).toBe(202);
     const runId = started.json().id as string;
@@ -55,6 +58,17 @@ describe('a run that runs out of credits', () => {
     const paused = await until(runId, ['paused', 'succeeded', 'failed']);
     expect(paused).toMatchObject({ state: 'paused', pause_reason: 'credits', error: null });
     const stepRun = paused.step_runs.find((s: { step_id: string }) => s.step_id === code.id);
+    // Why, in words, on the run and on the step run it stopped (with the way out: a top-up). The run
+    // is paused a statement before its step runs are: the step run is read once it is paused too.
+    const outOfCredits = { code: 'credits', message: 'Paused: out of credits. Top up and the run resumes by itself, keeping the work already done.' };
+    expect(paused.state_reason).toEqual(outOfCredits);
+    let stepPaused = stepRun;
+    await waitUntil('the step run to pause', async () => {
+      stepPaused = (await runOf(runId)).step_runs.find((s: { id: string }) => s.id === stepRun.id);
+      return stepPaused.state !== 'running';
+    });
+    expect(stepPaused).toMatchObject({ state: 'paused', state_reason: outOfCredits });
+    expect((await api('GET', `/step-runs/${stepRun.id}/progress`)).json()).toMatchObject({ state: 'paused', state_reason: outOfCredits });
     await until(runId, ['paused']);
     // Paused after its first batch, which stays done; nothing after it was stored or charged.
     const batches = async () =>
@@ -76,8 +90,9 @@ describe('a run that runs out of credits', () => {
     // A top-up (a purchase, a grant…) resumes it by itself.
     await t.app.credits.append([{ userId: owner.user.id, kind: 'grant', creditsMicro: toMicro(20), idempotencyKey: `test:topup:${owner.user.id}` }]);
     const done = await until(runId, ['succeeded', 'failed', 'cancelled']);
-    expect([done.error, done.step_runs.map((s: { error: unknown }) => s.error)]).toEqual([null, [null, null]]);
-    expect(done).toMatchObject({ state: 'succeeded', pause_reason: null });
+    expect([done.error, done.step_runs.map((s: { error: unknown }) => s.error)]).toEqual([null, [null, null, null]]);
+    expect(done).toMatchObject({ state: 'succeeded', pause_reason: null, state_reason: null });
+    expect(done.step_runs.map((s: { state_reason: unknown }) => s.state_reason)).toEqual([null, null, null]);
 
     const output = done.step_runs.find((s: { step_id: string }) => s.step_id === code.id).output_dataset_id;
     const rows: { n: number; double: number }[] = [];

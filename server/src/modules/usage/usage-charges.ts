@@ -1,27 +1,9 @@
 import type { BillingConfig } from '../../config/config';
 import type { Db } from '../../db/database';
+import type { ChargedStep, CreditsPort, ReportedUsage } from '../../engine/run';
 import { getStepType } from '../../engine/step-types';
 import { Ledger, type LedgerEntry } from './ledger';
 import { Prices, type UsageUnit } from './prices';
-
-/** Where a charge comes from: the step run it pays for. */
-export interface ChargedStep {
-  userId: string;
-  workflowId: string;
-  stepId: string;
-  stepType: string;
-  /** The step's name when it ran: the usage row's description. */
-  stepName: string;
-  runId: string;
-  stepRunId: string;
-}
-
-/** What a step reported with `ctx.usage` (engine/runners' RunContext). */
-export interface ReportedUsage {
-  kind: string;
-  quantity: number;
-  key: string;
-}
 
 const TOKEN_KINDS = new Set(['ai_tokens_in', 'ai_tokens_out']);
 const isCall = (kind: string) => kind.endsWith('.call');
@@ -37,7 +19,9 @@ const isCall = (kind: string) => kind.endsWith('.call');
  * One row per (step run, batch, unit), keyed by them: a batch redone after a crash appends rows
  * whose keys are taken, so nothing is charged twice; a row of 0 credits is not written.
  */
-export class UsageCharges {
+export type { ChargedStep, ReportedUsage };
+
+export class UsageCharges implements CreditsPort {
   readonly ledger: Ledger;
   readonly prices: Prices;
 
@@ -72,7 +56,7 @@ export class UsageCharges {
       entries.push(this.entry(step, key('call'), 'call', calls, unitMicro, calls * unitMicro));
     } else {
       // AI steps charge the records the model answered (the ones that used tokens); others each record.
-      const billed = step.stepType.startsWith('ai_') ? new Set(tokenEvents.map((u) => u.key)).size : records;
+      const billed = getStepType(step.stepType)?.billing === 'ai-tokens' ? new Set(tokenEvents.map((u) => u.key)).size : records;
       if (billed) entries.push(this.entry(step, key('record'), 'record', billed, unitMicro, billed * unitMicro));
     }
     if (tokens) entries.push(this.entry(step, key('token'), 'token', tokens, this.prices.tokensMicro(1), this.prices.tokensMicro(tokens)));
@@ -83,7 +67,7 @@ export class UsageCharges {
   async chargeStep(step: ChargedStep, records: number | null): Promise<void> {
     if (!this.enabled) return;
     const unitMicro = this.prices.unitMicro(step.stepType);
-    const perRecord = getStepType(step.stepType)?.cost.per === 'record';
+    const perRecord = getStepType(step.stepType)?.description.cost.per === 'record';
     const entry = perRecord
       ? this.entry(step, `usage:${step.stepRunId}:record`, 'record', records ?? 0, unitMicro, (records ?? 0) * unitMicro)
       : this.entry(step, `usage:${step.stepRunId}:run`, 'run', 1, unitMicro, unitMicro);
@@ -119,6 +103,15 @@ export class UsageCharges {
         stepType: null,
       },
     ]);
+  }
+
+  balanceMicro(userId: string): Promise<number> {
+    return this.ledger.balanceMicro(userId);
+  }
+
+  /** How a step type is priced (per run or per record) and its unit price in micro-credits. */
+  priceOf(stepType: string): { per: 'run' | 'record'; unitMicro: number } {
+    return { per: this.prices.step(stepType).per, unitMicro: this.prices.unitMicro(stepType) };
   }
 
   /** True when billing is on and the user has no credits left: runs pause at their next batch boundary. */

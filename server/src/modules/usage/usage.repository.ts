@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { LedgerKind } from '../../db/schema';
 
@@ -91,5 +92,22 @@ export class UsageRepository {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /**
+   * What each of `runIds` was charged, in micro-credits (positive): the sum of the user's usage
+   * rows that name the run, grouped in one query. A run with no charge is absent.
+   */
+  async chargedByRun(userId: string, runIds: readonly string[]): Promise<Map<string, number>> {
+    if (!runIds.length) return new Map();
+    const rows = await this.db
+      .selectFrom('credit_ledger')
+      .select(['run_id', sql<number | string | null>`sum(credits_micro)`.as('total')])
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'usage')
+      .where('run_id', 'in', runIds)
+      .groupBy('run_id')
+      .execute();
+    return new Map(rows.map((r) => [r.run_id!, -Number(r.total ?? 0)]));
   }
 }

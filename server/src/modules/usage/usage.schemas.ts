@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Page, pageFields, StringEnum } from '../../http/common.schemas';
-import { MAX_SAMPLE_SIZE } from '../runs/run-engine';
-import { RUN_MODES } from '../runs/run-states';
+import { MAX_SAMPLE_SIZE } from '../../engine/run';
+import { RUN_MODES } from '../../engine/run/run-states';
 
 // Shapes of the Usage calls (docs: /work contract of issue 11). Credits are JSON numbers of credits
 // (decimals allowed); the ledger stores micro-credits.
@@ -118,7 +118,11 @@ export const CostEstimateQuery = Type.Object(
 export type CostEstimateQuery = Static<typeof CostEstimateQuery>;
 
 export const CostEstimateOut = Type.Object({
-  credits: Type.Number(),
+  credits: Type.Number({ description: 'Credits the run is estimated at; when `unknown`, only the part that is known' }),
+  unknown: Type.Boolean({
+    description:
+      "True when a priced per-record step's record count is not known before running (a line's `records` is null): its cost is not in `credits`, so the run's cost is unknown. A file chosen as a source is counted when uploaded; Excel and files too large to count cheaply stay unknown until a run.",
+  }),
   balance: Type.Number(),
   enough: Type.Boolean(),
   billing_enabled: Type.Boolean(),
@@ -132,6 +136,7 @@ export const CostEstimateOut = Type.Object({
         description: 'Records the step will read; null when not known before running (nothing is counted for it)',
       }),
       credits: Type.Number(),
+      unknown: Type.Boolean({ description: 'A priced per-record step whose records are not known before running: its cost is unknown, not `credits` (0)' }),
     }),
   ),
 });

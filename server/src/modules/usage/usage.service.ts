@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
-import { getStepType } from '../../engine/step-types';
+import { getStepDescription } from '../../engine/step-types';
 import type { Language } from '../../i18n/messages';
 import { invalid, notFound } from '../../lib/errors';
 import { normalizeEmail } from '../auth/auth.service';
-import type { RunEngine } from '../runs/run-engine';
-import { RunsRepository } from '../runs/runs.repository';
+import type { RunEngine } from '../../engine/run';
+import { RunLookupsService } from '../runs/run-lookups.service';
 import { ADMIN, requireRole } from '../users/roles';
 import type { Role } from '../users/users.schemas';
-import { UsersRepository } from '../users/users.repository';
-import { toCredits, toMicro, type LedgerEntry } from './ledger';
+import { UserAccountsService } from '../users/user-accounts.service';
+import { roundCreditsForPeople, toCredits, toMicro, type LedgerEntry } from './ledger';
 import { Prices } from './prices';
 import { UsageRepository, type Window } from './usage.repository';
 import type {
@@ -78,8 +78,8 @@ const credits = (micro: number) => toCredits(Math.round(micro));
  */
 export class UsageService {
   private readonly repo: UsageRepository;
-  private readonly runs: RunsRepository;
-  private readonly users: UsersRepository;
+  private readonly runs: RunLookupsService;
+  private readonly users: UserAccountsService;
   private readonly prices: Prices;
 
   constructor(
@@ -89,8 +89,8 @@ export class UsageService {
     private readonly engine: RunEngine,
   ) {
     this.repo = new UsageRepository(db);
-    this.runs = new RunsRepository(db);
-    this.users = new UsersRepository(db);
+    this.runs = new RunLookupsService(db);
+    this.users = new UserAccountsService(db);
     this.prices = new Prices(config.billing);
   }
 
@@ -164,7 +164,7 @@ export class UsageService {
     const names = q.group_by === 'workflow' ? await this.repo.workflowNames(userId, [...groupTotals.keys()]) : new Map<string, string>();
     const label = (key: string) => {
       if (q.group_by === 'workflow') return names.get(key) ?? key;
-      const type = getStepType(key);
+      const type = getStepDescription(key);
       return (language === 'zh-CN' ? type?.i18n?.['zh-CN']?.name : undefined) ?? type?.name ?? key;
     };
     return {
@@ -216,6 +216,7 @@ export class UsageService {
     const balance = this.billing.enabled ? await this.credits.balanceMicro(userId) : 0;
     return {
       credits: credits(estimate.creditsMicro),
+      unknown: estimate.unknown,
       balance: credits(balance),
       enough: !this.billing.enabled || balance >= estimate.creditsMicro,
       billing_enabled: this.billing.enabled,
@@ -226,6 +227,7 @@ export class UsageService {
         per: l.per,
         records: l.records,
         credits: credits(l.creditsMicro),
+        unknown: l.per === 'record' && l.records === null && l.unitMicro > 0,
       })),
     };
   }
@@ -236,7 +238,7 @@ export class UsageService {
     const micro = toMicro(input.credits);
     if (micro === 0) throw invalid('server.usage.zeroAdjustment', ['body', 'credits']);
     const email = normalizeEmail(input.email);
-    const user = await this.users.findByEmail(email);
+    const user = await this.users.byEmail(email);
     if (!user) throw notFound('server.usage.userNotFound');
     await this.credits.append([
       {
@@ -248,7 +250,8 @@ export class UsageService {
         actorId: admin.id,
       },
     ]);
-    const balance = credits(await this.credits.balanceMicro(user.id));
-    return { balance, message: t('server.usage.adjusted', { email, credits: credits(micro), balance }) };
+    const balanceMicro = await this.credits.balanceMicro(user.id);
+    const shown = { email, credits: roundCreditsForPeople(micro), balance: roundCreditsForPeople(balanceMicro) };
+    return { balance: credits(balanceMicro), message: t('server.usage.adjusted', shown) };
   }
 }

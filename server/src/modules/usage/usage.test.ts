@@ -179,12 +179,13 @@ describe('usage and credits', () => {
     const estimate = (await api('GET', `/workflows/${workflowId}/cost-estimate?step_id=${sort.id}&mode=all`)).json();
     expect(estimate).toEqual({
       credits: 500,
+      unknown: false,
       balance: 100,
       enough: false,
       billing_enabled: true,
       lines: [
-        { step_id: table.id, step_name: expect.any(String), step_type: 'table_input', per: 'run', records: null, credits: 0 },
-        { step_id: sort.id, step_name: expect.any(String), step_type: 'sort', per: 'run', records: null, credits: 500 },
+        { step_id: table.id, step_name: expect.any(String), step_type: 'table_input', per: 'run', records: null, credits: 0, unknown: false },
+        { step_id: sort.id, step_name: expect.any(String), step_type: 'sort', per: 'run', records: null, credits: 500, unknown: false },
       ],
     });
     // A per-record step counts the records it will read: the typed-in table's two rows × 2.5.
@@ -220,6 +221,22 @@ describe('usage and credits', () => {
     expect((await as(await signedInUser(t.app))('GET', `/workflows/${workflowId}/cost-estimate`)).statusCode).toBe(404);
     expect((await api('GET', `/workflows/${workflowId}/cost-estimate?mode=sideways`)).statusCode).toBe(422);
     expect((await api('GET', `/workflows/${workflowId}/cost-estimate?sample_size=0`)).statusCode).toBe(422);
+  });
+
+  it('rounds credits in its messages as the app shows them: two decimals, and a small amount never reads as 0', async () => {
+    const owner = await signedInUser(t.app);
+    const wf = workflowClient(t.app, owner.auth);
+    const workflowId = (await wf.createWorkflow('Rounded')).id as string;
+    const table = await wf.addStep(workflowId, 'table_input', { param_inputs: { columns: [{ name: 'n', type: 'integer' }], rows: [[1]] } });
+    const sort = await wf.addStep(workflowId, 'sort', { inputs: [table.id], param_inputs: { columns: ['n'], direction: 'ascending' } });
+    await t.app.credits.append([
+      { userId: owner.user.id, kind: 'adjustment', creditsMicro: -toMicro(87.654321), idempotencyKey: `test:spend:${owner.user.id}` },
+    ]);
+    const refused = await as(owner)('POST', `/workflow-execution/${workflowId}/steps/${sort.id}/execute?mode=up_to`, {});
+    expect(refused.json().detail).toBe('Not enough credits: this run needs about 500 credits and your balance is 12.35.');
+    await t.app.credits.append([{ userId: owner.user.id, kind: 'adjustment', creditsMicro: -toMicro(12.343), idempotencyKey: `test:spend2:${owner.user.id}` }]);
+    const almostNothing = await as(owner)('POST', `/workflow-execution/${workflowId}/steps/${sort.id}/execute?mode=up_to`, {});
+    expect(almostNothing.json().detail).toBe('Not enough credits: this run needs about 500 credits and your balance is 0.0027.');
   });
 
   it('lets only admins adjust credits (401, 403, 200), with bounded input', async () => {

@@ -5,7 +5,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import type { EditContext } from '../workflows/workflow-editor';
 import type { VariableState, VariableType, WorkflowSnapshot } from '../workflows/workflow-state';
 import { toVariableOut } from '../workflows/workflow-views';
-import { WorkflowsRepository } from '../workflows/workflows.repository';
+import { WorkflowAccessService } from '../workflows/workflow-access.service';
 import { editorFor } from '../workflows/workflows.service';
 import { stepColumns } from '../runs/step-columns';
 import { RECORD_ID } from '../../engine/datasets';
@@ -31,14 +31,14 @@ const findVariable = (draft: WorkflowSnapshot, id: string): VariableState => {
 };
 
 export class VariablesService {
-  private readonly workflows: WorkflowsRepository;
+  private readonly workflows: WorkflowAccessService;
   private readonly editor: ReturnType<typeof editorFor>;
 
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretBox,
   ) {
-    this.workflows = new WorkflowsRepository(db);
+    this.workflows = new WorkflowAccessService(db);
     this.editor = editorFor(db);
   }
 
@@ -143,8 +143,8 @@ export class VariablesService {
   }
 
   private async snapshotOf(userId: string, workflowId: string): Promise<WorkflowSnapshot> {
-    const workflow = await this.workflows.findOwned(workflowId, userId);
+    const workflow = await this.workflows.ownedWorkflow(workflowId, userId);
     if (!workflow) throw notFound('server.workflows.notFound');
-    return this.workflows.loadSnapshot(workflow);
+    return this.workflows.stateOf(workflow);
   }
 }

@@ -1,4 +1,4 @@
-import { getStepType } from '../../engine/step-types';
+import { getStepDescription } from '../../engine/step-types';
 import { isReference } from '../../engine/params';
 import type { StepOut } from '../steps/steps.schemas';
 import type { VariableOut } from '../variables/variables.schemas';
@@ -56,7 +56,7 @@ export const toWorkflowOut = (w: WorkflowRow & UndoAvailability, snapshot: Workf
 
 /** A step without the values of its secret params (a `{{var.x}}` reference names no secret and stays). */
 function withoutSecretParams(step: StepState): StepState {
-  const secret = (getStepType(step.step_type)?.params ?? []).filter(
+  const secret = (getStepDescription(step.step_type)?.params ?? []).filter(
     (p) => p.type === 'secret' && p.name in step.param_inputs && !isReference(step.param_inputs[p.name]),
   );
   if (!secret.length) return step;

@@ -73,6 +73,13 @@ export class WorkflowsRepository {
     return this.db.selectFrom('workflows').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
   }
 
+  /** Names of the owner's workflows among `ids`, in one query (another owner's ids are absent). */
+  async namesOf(ids: readonly string[], ownerId: string): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom('workflows').select(['id', 'name']).where('owner_id', '=', ownerId).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   /**
    * Takes the workflow's row lock for the rest of the transaction (a no-op write works on both
    * databases, where SELECT … FOR UPDATE does not), so concurrent edits of one workflow queue up
@@ -172,6 +179,12 @@ export class WorkflowsRepository {
       })),
       variables: variables.map((v): VariableState => ({ id: v.id, name: v.name, type: v.type, description: v.description, value: v.value })),
     };
+  }
+
+  /** The stored (sealed) values of a workflow's variables by name: a run opens its secrets when a step runs. */
+  secretValues(workflowId: string, names: readonly string[]): Promise<{ name: string; value: string | null }[]> {
+    if (!names.length) return Promise.resolve([]);
+    return this.db.selectFrom('workflow_variables').select(['name', 'value']).where('workflow_id', '=', workflowId).where('name', 'in', names).execute();
   }
 
   /** Writes only the rows that differ between two states. Call inside a transaction. */

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/database';
-import { getStepType } from '../../engine/step-types';
+import { getStepDescription } from '../../engine/step-types';
 import type { Language } from '../../i18n/messages';
 import { conflict, notFound } from '../../lib/errors';
-import { effectiveInfos, localeOf, textsOf } from '../step-infos/catalogue';
-import { StepInfosRepository } from '../step-infos/step-infos.repository';
+import { localeOf, textsOf } from '../step-infos/catalogue';
+import { StepOverridesService } from '../step-infos/step-overrides.service';
 import { CommitsRepository } from './commits.repository';
 import { toPublicDetail, type StepTypeLook } from './public-view';
 import { WorkflowEditor, type CommitMessage, type EditContext } from './workflow-editor';
 import { forHistory } from './workflow-delta';
 import type { WorkflowSnapshot } from './workflow-state';
 import { toSummaryOut, toWorkflowOut, withoutSecrets } from './workflow-views';
-import { RunsRepository } from '../runs/runs.repository';
+import { RunLookupsService } from '../runs/run-lookups.service';
 import { WorkflowsRepository, type WorkflowRow } from './workflows.repository';
 import type {
   WorkflowCreateIn,
@@ -33,7 +33,7 @@ export const emptySnapshot = (name: string, description = '', tags: string[] = [
 });
 
 /** The input limits the graph rules need, from the step catalogue. */
-export const inputLimitsOf = (stepType: string) => getStepType(stepType)?.inputs ?? null;
+export const inputLimitsOf = (stepType: string) => getStepDescription(stepType)?.inputs ?? null;
 
 export const editorFor = (db: Db) => new WorkflowEditor(db, inputLimitsOf);
 
@@ -185,7 +185,7 @@ export class WorkflowsService {
   async getPublic(id: string, language: Language = 'en'): Promise<PublicWorkflowDetailOut> {
     const row = await this.repo.findPublished(id);
     if (!row?.published_snapshot || !row.published_at) throw notFound('server.workflows.notFound');
-    const infos = new Map((await effectiveInfos(new StepInfosRepository(this.db))).map((info) => [info.type.id, info]));
+    const infos = new Map((await new StepOverridesService(this.db).effectiveInfos()).map((info) => [info.type.id, info]));
     const locale = localeOf(language);
     const lookOf = (stepType: string): StepTypeLook | undefined => {
       const info = infos.get(stepType);
@@ -204,14 +204,14 @@ export class WorkflowsService {
   /** Counts and an estimated cost; the cost notes are in the caller's language. */
   async info(userId: string, id: string, language: Language = 'en'): Promise<WorkflowInfoOut> {
     const row = await this.owned(userId, id);
-    const runs = new RunsRepository(this.db);
+    const runs = new RunLookupsService(this.db);
     const [snapshot, lastRun, outputs] = await Promise.all([this.repo.loadSnapshot(row), runs.lastRun(id), runs.latestOutputsOf(id, userId)]);
     const byCategory: Record<string, number> = {};
     let perRun = 0;
     let perRecord = 0;
     const notes = new Set<string>();
     for (const step of snapshot.steps) {
-      const type = getStepType(step.step_type);
+      const type = getStepDescription(step.step_type);
       if (!type) continue;
       byCategory[type.category] = (byCategory[type.category] ?? 0) + 1;
       if (type.cost.per === 'run') perRun += type.cost.credits;

@@ -8,11 +8,12 @@ import type { ParamValues } from '../../params';
 import { findColumn, RECORD_ID } from '../columns';
 import { paramProblem } from '../errors';
 import { StepRunFailed } from '../execute';
-import { newColumnName } from '../transform';
+import { newColumnName } from '../columns';
 import type { AppendedColumn, BatchOutput, Column, RunContext } from '../types';
+import type { LogValue } from '../../run-log';
 
 /**
- * What the AI steps (`ai-steps.ts`) share: one model call per record with retries that honour
+ * What the AI steps (`step-types/ai-*.ts`, over `ai-chat-steps.ts`) share: one model call per record with retries that honour
  * rate limits, structured answers with one repair, the answer cache, token usage per record, and
  * the rule that a record's values are data, never instructions.
  *
@@ -164,7 +165,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * wait is here and ends at once when the run stops. A key the provider refuses fails the step; any
  * other failure that remains fails the record.
  */
-export async function withModelRetries<T>(ctx: RunContext, signal: AbortSignal, label: string, call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withModelRetries<T>(ctx: RunContext, signal: AbortSignal, label: LogValue, call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const timeout = AbortSignal.timeout(ctx.ai.timeoutMs);
     try {
@@ -179,7 +180,12 @@ export async function withModelRetries<T>(ctx: RunContext, signal: AbortSignal, 
         throw new StepRunFailed(failureText(failure), null, { key: FAILURE_KEYS.auth, values: { detail: failure.detail, status: failure.status ?? '—' } });
       const wait = failure.retryAfterMs ?? (ctx.ai.retryBackoffMs ?? BACKOFF_MS) * 2 ** (attempt - 1) * (0.75 + Math.random() / 2);
       if (!failure.retryable || attempt >= MAX_ATTEMPTS || wait > MAX_RETRY_WAIT_MS) throw new RecordFailed(failureText(failure));
-      ctx.log(`${label}: attempt ${attempt} got ${failure.kind}${failure.status ? ` (${failure.status})` : ''}, retrying in ${Math.round(wait)} ms`);
+      ctx.log('server.runLog.retry', {
+        what: label,
+        attempt,
+        reason: failure.status ? `${failure.kind} (${failure.status})` : failure.kind,
+        ms: Math.round(wait),
+      });
       await sleep(wait, signal);
     }
   }
@@ -206,7 +212,7 @@ export interface ChatAnswer {
  * sent back once with the problem ("repair"); a second invalid one fails the record. Tokens of every
  * call made count, the failed ones too.
  */
-export async function askChat(ctx: RunContext, chat: ChatModel, ask: ChatAsk, signal: AbortSignal, label: string): Promise<ChatAnswer> {
+export async function askChat(ctx: RunContext, chat: ChatModel, ask: ChatAsk, signal: AbortSignal, label: LogValue): Promise<ChatAnswer> {
   let tokensIn = 0;
   let tokensOut = 0;
   const count = (usage: { inputTokens?: number; outputTokens?: number } | undefined) => {
@@ -246,7 +252,7 @@ export async function askChat(ctx: RunContext, chat: ChatModel, ask: ChatAsk, si
         failed.tokens = [tokensIn, tokensOut];
         throw failed;
       }
-      ctx.log(`${label}: invalid answer (${problem.slice(0, 200)}), asking once for a corrected one`);
+      ctx.log('server.runLog.invalidAnswer', { what: label, problem: problem.slice(0, 200) });
       messages.push(
         { role: 'assistant', content: err.text ?? '' },
         { role: 'user', content: `That answer is not valid: ${problem}\nAnswer again with only a JSON object that matches the schema.` },
