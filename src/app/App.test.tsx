@@ -81,6 +81,7 @@ describe('home page', () => {
     expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
       ['工作台', '/cn'],
       ['工作流', '/cn/workflows'],
+      ['执行记录', '/cn/executions'],
       ['文件', '/cn/files'],
       ['对话', '/cn/conversations'],
       ['作品库', '/cn/gallery'],

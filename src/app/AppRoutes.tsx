@@ -6,28 +6,32 @@ import { RequireRole } from '../features/auth/RequireRole';
 import { LocaleRedirect } from '../i18n/LocaleRedirect';
 import { areas } from './areas';
 import { lazyComponent, type LazyComponent } from './lazyComponent';
+import { lazyPage } from './lazyPage';
 import { ADMIN_ROLES, STAFF_ROLES, type Role } from './roles';
 
 // Every page and both frames are downloaded when first shown, so the sign-in page loads only
-// what it needs (issue 7, "First load"). Each route waits for its code behind a PageSpinner.
+// what it needs (issue 7, "First load"). Each route waits for its code behind a PageSpinner, and
+// every page but the sign-in, password and not-found pages for the rest of the texts too
+// (lazyPage; issue 10).
 
-const AppShell = lazyComponent(() => import('../components/AppShell').then((m) => m.AppShell));
-const PublicOrAppShell = lazyComponent(() => import('../components/PublicShell').then((m) => m.PublicOrAppShell));
-const HomePage = lazyComponent(() => import('../features/home/HomePage').then((m) => m.HomePage));
+const AppShell = lazyPage(() => import('../components/AppShell').then((m) => m.AppShell));
+const PublicOrAppShell = lazyPage(() => import('../components/PublicShell').then((m) => m.PublicOrAppShell));
+const HomePage = lazyPage(() => import('../features/home/HomePage').then((m) => m.HomePage));
 const LoginPage = lazyComponent(() => import('../features/auth/LoginPage').then((m) => m.LoginPage));
 const SignupPage = lazyComponent(() => import('../features/auth/SignupPage').then((m) => m.SignupPage));
+const RequestInvitationPage = lazyPage(() => import('../features/beta/RequestInvitationPage').then((m) => m.RequestInvitationPage));
 const ForgotPasswordPage = lazyComponent(() => import('../features/auth/ForgotPasswordPage').then((m) => m.ForgotPasswordPage));
 const ResetPasswordPage = lazyComponent(() => import('../features/auth/ResetPasswordPage').then((m) => m.ResetPasswordPage));
 const NotFoundPage = lazyComponent(() => import('../components/NotFoundPage').then((m) => m.NotFoundPage));
-const WorkflowEditorPage = lazyComponent(() => import('../features/workflows/editor/WorkflowEditorPage').then((m) => m.WorkflowEditorPage));
-const GalleryPreviewPage = lazyComponent(() => import('../features/gallery/GalleryPreviewPage').then((m) => m.GalleryPreviewPage));
-const DatasetPage = lazyComponent(() => import('../features/datasets/DatasetPage').then((m) => m.DatasetPage));
-const ConversationPage = lazyComponent(() => import('../features/conversations/ConversationPage').then((m) => m.ConversationPage));
-const ContactQueryPage = lazyComponent(() => import('../features/contact/ContactQueryPage').then((m) => m.ContactQueryPage));
-const SupportQueryPage = lazyComponent(() => import('../features/contact/SupportQueryPage').then((m) => m.SupportQueryPage));
-const InvitationCodesPage = lazyComponent(() => import('../features/beta/InvitationCodesPage').then((m) => m.InvitationCodesPage));
-const AdminVideosPage = lazyComponent(() => import('../features/videos/AdminVideosPage').then((m) => m.AdminVideosPage));
-const TestCheckoutPage = lazyComponent(() => import('../features/payments/TestCheckoutPage').then((m) => m.TestCheckoutPage));
+const WorkflowEditorPage = lazyPage(() => import('../features/workflows/editor/WorkflowEditorPage').then((m) => m.WorkflowEditorPage));
+const GalleryPreviewPage = lazyPage(() => import('../features/gallery/GalleryPreviewPage').then((m) => m.GalleryPreviewPage));
+const DatasetPage = lazyPage(() => import('../features/datasets/DatasetPage').then((m) => m.DatasetPage));
+const ConversationPage = lazyPage(() => import('../features/conversations/ConversationPage').then((m) => m.ConversationPage));
+const ContactQueryPage = lazyPage(() => import('../features/contact/ContactQueryPage').then((m) => m.ContactQueryPage));
+const SupportQueryPage = lazyPage(() => import('../features/contact/SupportQueryPage').then((m) => m.SupportQueryPage));
+const InvitationCodesPage = lazyPage(() => import('../features/beta/InvitationCodesPage').then((m) => m.InvitationCodesPage));
+const AdminVideosPage = lazyPage(() => import('../features/videos/AdminVideosPage').then((m) => m.AdminVideosPage));
+const TestCheckoutPage = lazyPage(() => import('../features/payments/TestCheckoutPage').then((m) => m.TestCheckoutPage));
 const FolderPage = areas.find((area) => area.id === 'files')!.Page!;
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -95,6 +99,14 @@ function LocalizedRoutes() {
         element={
           <Lazy>
             <SignupPage />
+          </Lazy>
+        }
+      />
+      <Route
+        path="request-invitation"
+        element={
+          <Lazy>
+            <RequestInvitationPage />
           </Lazy>
         }
       />

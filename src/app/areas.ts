@@ -1,24 +1,11 @@
-import type { IconType } from 'react-icons';
-import {
-  LuFlaskConical,
-  LuFolder,
-  LuHeadset,
-  LuLayoutDashboard,
-  LuLayoutGrid,
-  LuLifeBuoy,
-  LuMessagesSquare,
-  LuSettings,
-  LuShieldCheck,
-  LuTvMinimalPlay,
-  LuWallet,
-  LuWorkflow,
-} from 'react-icons/lu';
-import { lazyComponent, type LazyComponent } from './lazyComponent';
+import type { LazyComponent } from './lazyComponent';
+import { lazyPage } from './lazyPage';
 import { ADMIN_ROLES, hasRole, STAFF_ROLES, type Role } from './roles';
 
 // The signed-in areas, in navigation order. The header, the phone drawer, the dashboard cards and
-// the routes are all built from this list, so a new area (Workflows, Files, Runs, Agents,
-// Billing, Support, Beta) is one entry here once its page exists. Never list an area without one.
+// the routes are all built from this list, so a new area (Workflows, Executions, Files, Agents,
+// Billing, Support, Beta) is one entry here once its page exists, and its icon in areaIcons.ts.
+// Never list an area without one.
 
 export interface Area {
   id: string;
@@ -26,7 +13,6 @@ export interface Area {
   path: string;
   labelId: string;
   descriptionId: string;
-  icon: IconType;
   /** The page, behind sign-in and inside the app shell. The dashboard has none: it is the home
    *  page, which shows the landing page to visitors instead. */
   Page?: LazyComponent;
@@ -40,67 +26,43 @@ export interface Area {
   secondary?: boolean;
 }
 
-// Each area's page is its own download, fetched when first shown (lazyComponent).
-const WorkflowsPage = lazyComponent(() => import('../features/workflows/WorkflowsPage').then((m) => m.WorkflowsPage));
-const FilesPage = lazyComponent(() => import('../features/files/FilesPage').then((m) => m.FilesPage));
-const GalleryPage = lazyComponent(() => import('../features/gallery/GalleryPage').then((m) => m.GalleryPage));
-const ConversationsPage = lazyComponent(() => import('../features/conversations/ConversationsPage').then((m) => m.ConversationsPage));
-const BillingPage = lazyComponent(() => import('../features/usage/BillingPage').then((m) => m.BillingPage));
-const SettingsPage = lazyComponent(() => import('../features/users/SettingsPage').then((m) => m.SettingsPage));
-const ContactPage = lazyComponent(() => import('../features/contact/ContactPage').then((m) => m.ContactPage));
-const VideosPage = lazyComponent(() => import('../features/videos/VideosPage').then((m) => m.VideosPage));
-const BetaPage = lazyComponent(() => import('../features/beta/BetaPage').then((m) => m.BetaPage));
-const SupportQueuePage = lazyComponent(() => import('../features/contact/SupportQueuePage').then((m) => m.SupportQueuePage));
-const AdminHomePage = lazyComponent(() => import('../features/admin/AdminHomePage').then((m) => m.AdminHomePage));
+// Each area's page is its own download, fetched when first shown with the texts it needs (lazyPage).
+const WorkflowsPage = lazyPage(() => import('../features/workflows/WorkflowsPage').then((m) => m.WorkflowsPage));
+const ExecutionsPage = lazyPage(() => import('../features/runs/ExecutionsPage').then((m) => m.ExecutionsPage));
+const FilesPage = lazyPage(() => import('../features/files/FilesPage').then((m) => m.FilesPage));
+const GalleryPage = lazyPage(() => import('../features/gallery/GalleryPage').then((m) => m.GalleryPage));
+const ConversationsPage = lazyPage(() => import('../features/conversations/ConversationsPage').then((m) => m.ConversationsPage));
+const BillingPage = lazyPage(() => import('../features/usage/BillingPage').then((m) => m.BillingPage));
+const SettingsPage = lazyPage(() => import('../features/users/SettingsPage').then((m) => m.SettingsPage));
+const ContactPage = lazyPage(() => import('../features/contact/ContactPage').then((m) => m.ContactPage));
+const VideosPage = lazyPage(() => import('../features/videos/VideosPage').then((m) => m.VideosPage));
+const BetaPage = lazyPage(() => import('../features/beta/BetaPage').then((m) => m.BetaPage));
+const SupportQueuePage = lazyPage(() => import('../features/contact/SupportQueuePage').then((m) => m.SupportQueuePage));
+const AdminHomePage = lazyPage(() => import('../features/admin/AdminHomePage').then((m) => m.AdminHomePage));
 
 export const areas: Area[] = [
-  { id: 'dashboard', path: '/', labelId: 'nav.dashboard', descriptionId: 'nav.dashboard.description', icon: LuLayoutDashboard },
-  { id: 'workflows', path: '/workflows', labelId: 'nav.workflows', descriptionId: 'nav.workflows.description', icon: LuWorkflow, Page: WorkflowsPage },
-  { id: 'files', path: '/files', labelId: 'nav.files', descriptionId: 'nav.files.description', icon: LuFolder, Page: FilesPage },
-  {
-    id: 'conversations',
-    path: '/conversations',
-    labelId: 'nav.conversations',
-    descriptionId: 'nav.conversations.description',
-    icon: LuMessagesSquare,
-    Page: ConversationsPage,
-  },
-  { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', icon: LuLayoutGrid, Page: GalleryPage, public: true },
-  { id: 'billing', path: '/billing', labelId: 'nav.billing', descriptionId: 'nav.billing.description', icon: LuWallet, Page: BillingPage },
-  { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', icon: LuSettings, Page: SettingsPage },
-  { id: 'contact', path: '/contact', labelId: 'nav.contact', descriptionId: 'nav.contact.description', icon: LuLifeBuoy, Page: ContactPage, secondary: true },
-  {
-    id: 'videos',
-    path: '/videos',
-    labelId: 'nav.videos',
-    descriptionId: 'nav.videos.description',
-    icon: LuTvMinimalPlay,
-    Page: VideosPage,
-    public: true,
-    secondary: true,
-  },
-  { id: 'beta', path: '/beta', labelId: 'nav.beta', descriptionId: 'nav.beta.description', icon: LuFlaskConical, Page: BetaPage, secondary: true },
+  { id: 'dashboard', path: '/', labelId: 'nav.dashboard', descriptionId: 'nav.dashboard.description' },
+  { id: 'workflows', path: '/workflows', labelId: 'nav.workflows', descriptionId: 'nav.workflows.description', Page: WorkflowsPage },
+  { id: 'executions', path: '/executions', labelId: 'nav.executions', descriptionId: 'nav.executions.description', Page: ExecutionsPage },
+  { id: 'files', path: '/files', labelId: 'nav.files', descriptionId: 'nav.files.description', Page: FilesPage },
+  { id: 'conversations', path: '/conversations', labelId: 'nav.conversations', descriptionId: 'nav.conversations.description', Page: ConversationsPage },
+  { id: 'gallery', path: '/gallery', labelId: 'nav.gallery', descriptionId: 'nav.gallery.description', Page: GalleryPage, public: true },
+  { id: 'billing', path: '/billing', labelId: 'nav.billing', descriptionId: 'nav.billing.description', Page: BillingPage },
+  { id: 'settings', path: '/settings', labelId: 'nav.settings', descriptionId: 'nav.settings.description', Page: SettingsPage },
+  { id: 'contact', path: '/contact', labelId: 'nav.contact', descriptionId: 'nav.contact.description', Page: ContactPage, secondary: true },
+  { id: 'videos', path: '/videos', labelId: 'nav.videos', descriptionId: 'nav.videos.description', Page: VideosPage, public: true, secondary: true },
+  { id: 'beta', path: '/beta', labelId: 'nav.beta', descriptionId: 'nav.beta.description', Page: BetaPage, secondary: true },
   {
     id: 'support',
     path: '/support',
     labelId: 'nav.support',
     descriptionId: 'nav.support.description',
-    icon: LuHeadset,
     Page: SupportQueuePage,
     roles: STAFF_ROLES,
     secondary: true,
   },
   // /admin opens the first admin page (invitation codes); both admin pages are listed in AppRoutes.
-  {
-    id: 'admin',
-    path: '/admin',
-    labelId: 'nav.admin',
-    descriptionId: 'nav.admin.description',
-    icon: LuShieldCheck,
-    Page: AdminHomePage,
-    roles: ADMIN_ROLES,
-    secondary: true,
-  },
+  { id: 'admin', path: '/admin', labelId: 'nav.admin', descriptionId: 'nav.admin.description', Page: AdminHomePage, roles: ADMIN_ROLES, secondary: true },
 ];
 
 /** The areas this user may see (all of them that need no role when signed out). */

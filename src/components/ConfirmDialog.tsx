@@ -1,4 +1,4 @@
-import { Text } from '@chakra-ui/react';
+import { Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { FormDialog } from './FormDialog';
 
@@ -6,7 +6,11 @@ interface ConfirmDialogProps {
   open: boolean;
   title: string;
   body: ReactNode;
+  /** Shown below the body (a list of what the action affects): not inside its paragraph. */
+  details?: ReactNode;
   confirmLabel: string;
+  /** The secondary button's words when "Cancel" would be ambiguous (cancelling a run). */
+  cancelLabel?: string;
   /** Red for something that cannot be taken back (delete), brand otherwise. */
   destructive?: boolean;
   loading?: boolean;
@@ -15,19 +19,27 @@ interface ConfirmDialogProps {
 }
 
 /** "Are you sure?" before an action that is hard to take back; Escape or Cancel leave things be. */
-export function ConfirmDialog({ open, title, body, confirmLabel, destructive, loading, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, body, details, confirmLabel, cancelLabel, destructive, loading, onConfirm, onCancel }: ConfirmDialogProps) {
   return (
     <FormDialog
       open={open}
       role="alertdialog"
       title={title}
       submitLabel={confirmLabel}
+      cancelLabel={cancelLabel}
       destructive={destructive}
       loading={loading}
       onSubmit={onConfirm}
       onCancel={onCancel}
     >
-      <Text color="fg.muted">{body}</Text>
+      {details ? (
+        <Stack gap="3">
+          <Text color="fg.muted">{body}</Text>
+          {details}
+        </Stack>
+      ) : (
+        <Text color="fg.muted">{body}</Text>
+      )}
     </FormDialog>
   );
 }

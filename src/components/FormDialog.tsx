@@ -7,6 +7,8 @@ export interface FormDialogProps {
   title: ReactNode;
   children: ReactNode;
   submitLabel: ReactNode;
+  /** The secondary button's words ("Keep running" beside "Cancel run"); Cancel otherwise. */
+  cancelLabel?: ReactNode;
   onSubmit: () => void;
   onCancel: () => void;
   loading?: boolean;
@@ -29,6 +31,7 @@ export function FormDialog({
   title,
   children,
   submitLabel,
+  cancelLabel,
   onSubmit,
   onCancel,
   loading,
@@ -64,7 +67,7 @@ export function FormDialog({
               <Dialog.Body>{children}</Dialog.Body>
               <Dialog.Footer gap="2">
                 <Button variant="outline" onClick={onCancel}>
-                  {intl.formatMessage({ id: 'common.cancel' })}
+                  {cancelLabel ?? intl.formatMessage({ id: 'common.cancel' })}
                 </Button>
                 <Button type="submit" colorPalette={destructive ? 'red' : 'brand'} loading={loading} disabled={submitDisabled}>
                   {submitLabel}

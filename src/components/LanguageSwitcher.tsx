@@ -1,10 +1,10 @@
 import { Button, type ButtonProps } from '@chakra-ui/react';
-import { LuLanguages } from 'react-icons/lu';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { userUpdated, selectUser } from '../features/auth/authSlice';
 import { useSaveLanguageMutation } from '../features/users/usersApi';
 import { useLocale, useSwitchLocale } from '../i18n/useLocale';
 import type { AppLocale } from '../i18n/locales';
+import { LuLanguages } from './firstLoadIcons';
 
 // Offers the other language, named in that language ("中文" on English pages, "English" on Chinese
 // ones), which is how people look for it. The choice is remembered in NEXT_LOCALE and, when signed

@@ -2,6 +2,7 @@ import { Box, Button, Stack, type StackProps } from '@chakra-ui/react';
 import { useIntl } from 'react-intl';
 import { useLocation } from 'react-router-dom';
 import { areasFor } from '../app/areas';
+import { AreaIcon } from '../app/areaIcons';
 import { useAppSelector } from '../app/hooks';
 import { selectUser } from '../features/auth/authSlice';
 import { LocaleLink } from '../i18n/LocaleLink';
@@ -46,7 +47,7 @@ export function NavLinks({ onNavigate, group = 'main', ...stackProps }: NavLinks
                 onClick={onNavigate}
                 {...(bar ? { 'aria-label': intl.formatMessage({ id: area.labelId }), title: intl.formatMessage({ id: area.labelId }) } : {})}
               >
-                <area.icon aria-hidden />
+                <AreaIcon id={area.id} aria-hidden />
                 <Box as="span" display={bar ? { base: 'none', xl: 'inline' } : 'inline'}>
                   {intl.formatMessage({ id: area.labelId })}
                 </Box>

@@ -1,8 +1,8 @@
 import { Button, Center, EmptyState } from '@chakra-ui/react';
-import { LuShieldOff } from 'react-icons/lu';
 import { FormattedMessage } from 'react-intl';
 import { usePageTitle } from '../app/usePageTitle';
 import { LocaleLink } from '../i18n/LocaleLink';
+import { LuShieldOff } from './firstLoadIcons';
 
 /** Shown instead of a staff or admin page to someone without the role (the server's 403, said
  *  before any call is made), inside the app frame so the rest of the app stays one click away. */

@@ -3,6 +3,7 @@ import { LuChevronDown, LuLogOut, LuSettings, LuWallet } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { areasFor } from '../app/areas';
+import { AreaIcon } from '../app/areaIcons';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { selectUser } from '../features/auth/authSlice';
 import { logout } from '../features/auth/authThunks';
@@ -74,7 +75,7 @@ export function UserMenu() {
             </Menu.Item>
             {secondaryAreas.map((area) => (
               <Menu.Item key={area.id} value={area.id}>
-                <area.icon aria-hidden />
+                <AreaIcon id={area.id} aria-hidden />
                 <FormattedMessage id={area.labelId} />
               </Menu.Item>
             ))}

@@ -6,6 +6,7 @@ import { api } from '../test/handlers';
 import { renderWithProviders } from '../test/renderWithProviders';
 import { server } from '../test/server';
 import { LocaleDataRefresh } from './LocaleDataRefresh';
+import '../test/opensEditor';
 
 function CostNotes() {
   const { data } = useGetWorkflowInfoQuery('w-1');

@@ -10,6 +10,7 @@ export const publicEndpoints = new Set<string>([
   'getPublicWorkflow',
   'listVideos',
   'getSignupMode',
+  'requestInvitation',
 ]);
 
 export function isPublicEndpoint(endpoint: string): boolean {

@@ -31,10 +31,17 @@ export const handlers = [
     const query = new URL(request.url).searchParams;
     return HttpResponse.json({ items: [], total: 0, page: Number(query.get('page') ?? 1), page_size: Number(query.get('page_size') ?? 20) });
   }),
+  // No workflows yet (the dashboard's recent workflows); tests with workflows answer this call themselves.
+  http.get(api('/workflows'), ({ request }) => {
+    const query = new URL(request.url).searchParams;
+    return HttpResponse.json({ items: [], total: 0, page: Number(query.get('page') ?? 1), page_size: Number(query.get('page_size') ?? 50) });
+  }),
   // A server without billing (self-hosted): no balance in the user menu, no cost beside the run
   // controls. Billing tests answer these calls themselves (features/usage/billingFixtures.ts).
   http.get(api('/balance/'), () => HttpResponse.json({ balance: 0, billing_enabled: false, paused_runs: 0 })),
-  http.get(api('/workflows/:workflowId/cost-estimate'), () => HttpResponse.json({ credits: 0, balance: 0, enough: true, billing_enabled: false, lines: [] })),
+  http.get(api('/workflows/:workflowId/cost-estimate'), () =>
+    HttpResponse.json({ credits: 0, unknown: false, balance: 0, enough: true, billing_enabled: false, lines: [] }),
+  ),
 ];
 
 /** The signed-in account speaks this language: since issue 8 the account's language wins over the URL's. */

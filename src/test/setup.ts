@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
 import { setNavigator } from '../app/navigation';
-import { loadCatalog } from '../i18n/catalogs';
+import { loadAllTexts } from '../i18n/catalogs';
 import { setCurrentLocale } from '../i18n/currentIntl';
 import { server } from './server';
 
@@ -60,9 +60,10 @@ function clearCookies() {
 
 // Any request without a handler is a test bug: fail instead of silently hitting nothing.
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-// The Chinese catalog is fetched on demand in the app (catalogs.ts); screens under test render
-// at once in either language, as they do in the app once it has arrived.
-beforeAll(() => loadCatalog('cn'));
+// The Chinese catalog, and the texts of the pages beyond sign-in, are fetched on demand in the
+// app (catalogs.ts); screens under test render at once in either language, as they do in the
+// app once they have arrived.
+beforeAll(() => Promise.all([loadAllTexts('en'), loadAllTexts('cn')]));
 afterEach(() => {
   server.resetHandlers();
   localStorage.clear();

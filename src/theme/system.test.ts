@@ -49,6 +49,7 @@ const recipeOf: Record<string, string | null> = {
   Link: 'link',
   Menu: 'menu',
   NativeSelect: 'nativeSelect',
+  Popover: 'popover',
   Portal: null,
   Progress: 'progress',
   Separator: 'separator',

@@ -1,25 +1,22 @@
-import { Alert, Button, Link, Stack } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { Alert, Button, Stack } from '@chakra-ui/react';
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { usePageTitle } from '../../app/usePageTitle';
 import { AuthLayout } from '../../components/AuthLayout';
-import { TextField } from '../../components/TextField';
-import { LocaleLink } from '../../i18n/LocaleLink';
 import { useRequestPasswordResetMutation } from './authApi';
-import { useFieldErrors } from './useFieldErrors';
+import { AuthForm, AuthLink, useAuthForm } from './AuthForm';
 import { emailProblem } from './validation';
 
 export function ForgotPasswordPage() {
   usePageTitle('auth.forgot.title');
   const intl = useIntl();
   const [requestReset, { isLoading }] = useRequestPasswordResetMutation();
-  const [email, setEmail] = useState('');
+  const form = useAuthForm({ email: '' });
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const { check, clear, errorFor } = useFieldErrors<'email'>();
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!check({ email: emailProblem(email) })) return;
+  const onSubmit = async () => {
+    const { email } = form.values;
+    if (!form.check({ email: emailProblem(email) })) return;
     const result = await requestReset({ email: email.trim() });
     // The server answers the same whether or not the account exists; its message is shown as a
     // notice, and the card switches to a "check your inbox" state.
@@ -27,15 +24,13 @@ export function ForgotPasswordPage() {
   };
 
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const backToSignIn = (
-    <Link asChild colorPalette="brand" color="colorPalette.fg" fontWeight="semibold">
-      <LocaleLink to="/login">{t('auth.backToSignIn')}</LocaleLink>
-    </Link>
-  );
+  const title = t('auth.forgot.title');
+  const subtitle = t('auth.forgot.subtitle');
+  const backToSignIn = <AuthLink to="/login">{t('auth.backToSignIn')}</AuthLink>;
 
-  return (
-    <AuthLayout title={t('auth.forgot.title')} subtitle={t('auth.forgot.subtitle')} footer={backToSignIn}>
-      {sentTo ? (
+  if (sentTo) {
+    return (
+      <AuthLayout title={title} subtitle={subtitle} footer={backToSignIn}>
         <Stack gap="5">
           <Alert.Root status="success" variant="subtle" rounded="l3">
             <Alert.Indicator />
@@ -48,28 +43,20 @@ export function ForgotPasswordPage() {
             {t('auth.forgot.tryAgain')}
           </Button>
         </Stack>
-      ) : (
-        <form onSubmit={onSubmit} noValidate>
-          <Stack gap="5">
-            <TextField
-              label={t('auth.field.email')}
-              type="email"
-              name="email"
-              autoComplete="email"
-              autoFocus
-              value={email}
-              error={errorFor('email')}
-              onChange={(e) => {
-                setEmail(e.target.value);
-                clear('email');
-              }}
-            />
-            <Button type="submit" colorPalette="brand" size="lg" loading={isLoading}>
-              {t('auth.forgot.submit')}
-            </Button>
-          </Stack>
-        </form>
-      )}
-    </AuthLayout>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthForm
+      title={title}
+      subtitle={subtitle}
+      footer={backToSignIn}
+      form={form}
+      fields={[{ field: 'email', label: t('auth.field.email'), type: 'email', name: 'email', autoComplete: 'email', autoFocus: true }]}
+      submitLabel={t('auth.forgot.submit')}
+      submitting={isLoading}
+      onSubmit={onSubmit}
+    />
   );
 }

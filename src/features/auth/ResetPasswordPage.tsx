@@ -1,14 +1,11 @@
-import { Alert, Button, Link, Stack } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { Alert } from '@chakra-ui/react';
 import { useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { usePageTitle } from '../../app/usePageTitle';
 import { AuthLayout } from '../../components/AuthLayout';
-import { TextField } from '../../components/TextField';
-import { LocaleLink } from '../../i18n/LocaleLink';
 import { useLocalePath } from '../../i18n/useLocale';
 import { useResetPasswordMutation } from './authApi';
-import { useFieldErrors } from './useFieldErrors';
+import { AuthForm, AuthLink, useAuthForm } from './AuthForm';
 import { MIN_PASSWORD_LENGTH, newPasswordProblem } from './validation';
 
 export function ResetPasswordPage() {
@@ -18,16 +15,10 @@ export function ResetPasswordPage() {
   const localePath = useLocalePath();
   const token = useSearchParams()[0].get('token') ?? '';
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const { check, clear, errorFor, showServerErrors } = useFieldErrors<'password' | 'confirm'>();
+  const form = useAuthForm({ password: '', confirm: '' });
 
   const t = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
-  const requestNewLink = (
-    <Link asChild colorPalette="brand" color="colorPalette.fg" fontWeight="semibold">
-      <LocaleLink to="/forgot-password">{t('auth.reset.requestNew')}</LocaleLink>
-    </Link>
-  );
+  const requestNewLink = <AuthLink to="/forgot-password">{t('auth.reset.requestNew')}</AuthLink>;
 
   if (!token) {
     return (
@@ -44,9 +35,9 @@ export function ResetPasswordPage() {
     );
   }
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const valid = check({
+  const onSubmit = async () => {
+    const { password, confirm } = form.values;
+    const valid = form.check({
       password: newPasswordProblem(password),
       confirm: !confirm ? 'validation.confirm.required' : confirm !== password ? 'validation.confirm.mismatch' : null,
     });
@@ -54,44 +45,30 @@ export function ResetPasswordPage() {
     const result = await resetPassword({ token, new_password: password });
     // Success and failure texts come from the server through the notices middleware.
     if ('data' in result) navigate(localePath('/login'), { replace: true });
-    else showServerErrors(result.error, { new_password: 'password' });
+    else form.showServerErrors(result.error, { new_password: 'password' });
   };
 
   return (
-    <AuthLayout title={t('auth.reset.title')} subtitle={t('auth.reset.subtitle')} footer={requestNewLink}>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="5">
-          <TextField
-            label={t('auth.field.newPassword')}
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            autoFocus
-            helperText={t('auth.field.passwordHint', { min: MIN_PASSWORD_LENGTH })}
-            value={password}
-            error={errorFor('password')}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              clear('password');
-            }}
-          />
-          <TextField
-            label={t('auth.field.confirmPassword')}
-            type="password"
-            name="confirm-password"
-            autoComplete="new-password"
-            value={confirm}
-            error={errorFor('confirm')}
-            onChange={(e) => {
-              setConfirm(e.target.value);
-              clear('confirm');
-            }}
-          />
-          <Button type="submit" colorPalette="brand" size="lg" loading={isLoading}>
-            {t('auth.reset.submit')}
-          </Button>
-        </Stack>
-      </form>
-    </AuthLayout>
+    <AuthForm
+      title={t('auth.reset.title')}
+      subtitle={t('auth.reset.subtitle')}
+      footer={requestNewLink}
+      form={form}
+      fields={[
+        {
+          field: 'password',
+          label: t('auth.field.newPassword'),
+          type: 'password',
+          name: 'new-password',
+          autoComplete: 'new-password',
+          autoFocus: true,
+          helperText: t('auth.field.passwordHint', { min: MIN_PASSWORD_LENGTH }),
+        },
+        { field: 'confirm', label: t('auth.field.confirmPassword'), type: 'password', name: 'confirm-password', autoComplete: 'new-password' },
+      ]}
+      submitLabel={t('auth.reset.submit')}
+      submitting={isLoading}
+      onSubmit={onSubmit}
+    />
   );
 }

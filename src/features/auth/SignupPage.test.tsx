@@ -4,23 +4,69 @@ import { api, testUser } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 
+const signedUp = (message = 'Your account is ready. Welcome to Stepwise!') => HttpResponse.json({ user: testUser, message }, { status: 201 });
+const token = () => HttpResponse.json({ access_token: 'new-user-token', token_type: 'bearer', expires_in: 3600 });
+
 describe('sign-up page', () => {
-  it('creates the account, shows the server message and hands the email to sign-in', async () => {
+  it('creates the account, signs in with what was typed (form-encoded login) and lands home, signed in', async () => {
     let sent: unknown = null;
+    let login: URLSearchParams | null = null;
     server.use(
       http.post(api('/auth/signup'), async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json({ user: testUser, message: 'Account created. You can sign in now.' }, { status: 201 });
+        return signedUp();
+      }),
+      http.post(api('/auth/login'), async ({ request }) => {
+        login = new URLSearchParams(await request.text());
+        return token();
       }),
     );
-    const { user } = renderApp({ route: '/signup' });
+    const { user, store } = renderApp({ route: '/signup' });
     await user.type(await screen.findByLabelText('Name'), 'Ada Lovelace');
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'analytical engine notes{Enter}');
-    await waitFor(() => expect(currentLocation()).toBe('/login'));
+    await waitFor(() => expect(currentLocation()).toBe('/'));
     expect(sent).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', password: 'analytical engine notes' });
-    expect(await screen.findByRole('status')).toHaveTextContent('Account created. You can sign in now.');
+    expect(login!.get('username')).toBe('ada@example.com');
+    expect(login!.get('password')).toBe('analytical engine notes');
+    expect(localStorage.getItem('accessToken')).toBe('new-user-token');
+    expect(store.getState().auth).toMatchObject({ isAuthenticated: true, user: testUser });
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.getByText('Your account is ready. Welcome to Stepwise!')).toBeInTheDocument();
+  });
+
+  it('on the Chinese site lands on the Chinese home page', async () => {
+    server.use(
+      http.post(api('/auth/signup'), () => signedUp('账号已创建，欢迎使用 Stepwise！')),
+      http.post(api('/auth/login'), () => token()),
+    );
+    const { user } = renderApp({ route: '/cn/signup' });
+    await user.type(await screen.findByLabelText('姓名'), 'Ada');
+    await user.type(screen.getByLabelText('邮箱'), 'ada@example.com');
+    await user.type(screen.getByLabelText('密码'), 'analytical engine notes{Enter}');
+    await waitFor(() => expect(currentLocation()).toBe('/cn'));
+    expect(localStorage.getItem('accessToken')).toBe('new-user-token');
+  });
+
+  it('when signing in right after fails, sends the user to sign in with the email filled in and says why', async () => {
+    server.use(
+      http.post(api('/auth/signup'), () => signedUp()),
+      http.post(api('/auth/login'), () => HttpResponse.json({ detail: 'Too many attempts. Please wait a moment and try again.' }, { status: 429 })),
+    );
+    const { user } = renderApp({ route: '/signup' });
+    await user.type(await screen.findByLabelText('Name'), 'Ada');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'analytical engine notes{Enter}');
+    await waitFor(() => expect(currentLocation()).toBe('/login'));
     expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+    expect(await screen.findByText('Too many attempts. Please wait a moment and try again.')).toBeInTheDocument();
+    expect(localStorage.getItem('accessToken')).toBeNull();
+  });
+
+  it('sends a signed-in user on to the home page', async () => {
+    localStorage.setItem('accessToken', 'tok');
+    renderApp({ route: '/signup' });
+    await waitFor(() => expect(currentLocation()).toBe('/'));
   });
 
   it('explains a short password and missing fields without calling the server', async () => {
@@ -89,26 +135,63 @@ describe('sign-up with an invitation code (beta)', () => {
     server.use(
       http.post(api('/auth/signup'), async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json({ user: testUser, message: 'Account created. You can sign in now.' }, { status: 201 });
+        return signedUp();
       }),
+      http.post(api('/auth/login'), () => token()),
     );
     const { user } = renderApp({ route: '/signup?code=STEP-7K2M-Q9XD' });
     const code = await screen.findByLabelText('Invitation code');
     expect(code).toHaveValue('STEP-7K2M-Q9XD');
     expect(screen.getByText('Sign-up is by invitation during the beta.')).toBeInTheDocument();
-
-    // Without it, nothing is sent.
-    await user.clear(code);
     await user.type(screen.getByLabelText('Name'), 'Ada Lovelace');
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await user.type(screen.getByLabelText('Password'), 'analytical engine notes');
-    await user.click(screen.getByRole('button', { name: 'Create account' }));
-    expect(screen.getByText('Enter your invitation code.')).toBeInTheDocument();
-    expect(sent).toBeNull();
-
-    await user.type(code, 'STEP-7K2M-Q9XD{Enter}');
-    await waitFor(() => expect(currentLocation()).toBe('/login'));
+    await user.type(screen.getByLabelText('Password'), 'analytical engine notes{Enter}');
+    await waitFor(() => expect(currentLocation()).toBe('/'));
     expect(sent).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', password: 'analytical engine notes', invitation_code: 'STEP-7K2M-Q9XD' });
+  });
+
+  it('does not demand a code itself: an admin email signs up without one, and the server decides', async () => {
+    inviteOnly();
+    let sent: unknown = null;
+    server.use(
+      http.post(api('/auth/signup'), async ({ request }) => {
+        sent = await request.json();
+        return signedUp();
+      }),
+      http.post(api('/auth/login'), () => token()),
+    );
+    const { user } = renderApp({ route: '/signup' });
+    expect(await screen.findByLabelText('Invitation code')).not.toBeRequired();
+    await user.type(screen.getByLabelText('Name'), 'Ada Admin');
+    await user.type(screen.getByLabelText('Email'), 'admin@example.com');
+    await user.type(screen.getByLabelText('Password'), 'analytical engine notes{Enter}');
+    await waitFor(() => expect(currentLocation()).toBe('/'));
+    expect(sent).toEqual({ name: 'Ada Admin', email: 'admin@example.com', password: 'analytical engine notes' });
+  });
+
+  it('without a code where one is needed, shows the server’s reason under the code field and in a notice that names the field as the form does', async () => {
+    inviteOnly();
+    const msg = 'Signing up needs an invitation code during the beta. No code yet? Ask for one: the link is under the sign-up form.';
+    server.use(http.post(api('/auth/signup'), () => HttpResponse.json({ errors: [{ msg, loc: ['body', 'invitation_code'] }] }, { status: 422 })));
+    const { user } = renderApp({ route: '/signup' });
+    const code = await screen.findByLabelText('Invitation code');
+    await user.type(screen.getByLabelText('Name'), 'Vera');
+    await user.type(screen.getByLabelText('Email'), 'vera@example.com');
+    await user.type(screen.getByLabelText('Password'), 'analytical engine notes{Enter}');
+    const field = code.closest('[data-part="root"]') as HTMLElement;
+    expect(await within(field).findByText(msg)).toBeInTheDocument();
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(await screen.findByRole('status')).toHaveTextContent(`${msg} (Invitation code)`);
+    expect(screen.queryByText(/invitation_code/)).not.toBeInTheDocument();
+    expect(currentLocation()).toBe('/signup');
+  });
+
+  it('links a visitor without a code to the request form', async () => {
+    inviteOnly();
+    const { user } = renderApp({ route: '/signup' });
+    await user.click(await screen.findByRole('link', { name: 'Ask for one' }));
+    await waitFor(() => expect(currentLocation()).toBe('/request-invitation'));
+    expect(await screen.findByRole('heading', { name: 'Ask for an invitation code' })).toBeInTheDocument();
   });
 
   it('shows the server’s reason for refusing the code under the code field', async () => {
@@ -127,9 +210,10 @@ describe('sign-up with an invitation code (beta)', () => {
     expect(currentLocation()).toBe('/signup');
   });
 
-  it('offers the code as optional when anyone may sign up', async () => {
+  it('offers the code as optional when anyone may sign up, with no request link', async () => {
     renderApp({ route: '/signup' });
     expect(await screen.findByLabelText('Invitation code (optional)')).toHaveValue('');
     expect(screen.getByText('If you were given one, e.g. STEP-7K2M-Q9XD.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Ask for one' })).not.toBeInTheDocument();
   });
 });

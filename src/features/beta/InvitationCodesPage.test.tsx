@@ -153,4 +153,28 @@ describe('invitation codes (admin)', () => {
     expect(invited).toBe(true);
     expect(screen.queryByRole('button', { name: 'Invite Katherine Johnson' })).not.toBeInTheDocument();
   });
+
+  it('shows requests from visitors without an account beside users’ (by email when they gave no name)', async () => {
+    const visitor = (id: string, name: string | null, email: string): BetaInterestRequest => ({
+      id,
+      user: { id: null, name, email },
+      use_case: 'Tidy exports',
+      company: null,
+      heard_from: null,
+      status: 'pending',
+      created_at: '2026-11-21T10:00:00.000Z',
+    });
+    server.use(
+      http.get(api('/beta-interest/admin/invitation-codes'), () => HttpResponse.json(pageOf([]))),
+      http.get(api('/beta-interest/admin/requests'), () =>
+        HttpResponse.json(pageOf([visitor('b-2', 'Vera Visitor', 'vera@example.com'), visitor('b-3', null, 'anon@example.com')])),
+      ),
+    );
+    renderApp({ route: '/admin/invitation-codes' });
+    const named = await screen.findByRole('row', { name: 'Vera Visitor' });
+    expect(within(named).getByText('vera@example.com')).toBeInTheDocument();
+    expect(within(named).getByText('No account yet')).toBeInTheDocument();
+    const nameless = screen.getByRole('row', { name: 'anon@example.com' });
+    expect(within(nameless).getByRole('button', { name: 'Invite anon@example.com' })).toBeInTheDocument();
+  });
 });

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Center, EmptyState, Flex, Heading, HStack, NativeSelect, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, Card, Flex, Heading, HStack, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { LuBan, LuCheck, LuCopy, LuMail, LuTicket } from 'react-icons/lu';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
@@ -8,7 +8,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { TextField } from '../../components/TextField';
 import { AdminHeader } from '../admin/AdminHeader';
 import { useFieldErrors } from '../auth/useFieldErrors';
-import { Pager } from '../workflows/Pager';
+import { DataTable, EmptyListState } from '../../components/DataTable';
 import {
   useCreateInvitationCodesMutation,
   useInviteBetaRequestMutation,
@@ -227,88 +227,88 @@ function CodesList() {
           <NativeSelect.Indicator />
         </NativeSelect.Root>
       </Flex>
-      {isLoading ? (
-        <Skeleton h="32" rounded="xl" />
-      ) : !data || data.total === 0 ? (
-        <Text color="fg.muted">{t('admin.codes.list.empty')}</Text>
-      ) : (
-        <>
-          <Table.ScrollArea borderWidth="1px" borderColor="border.muted" rounded="xl" bg="bg.panel">
-            <Table.Root size="sm" aria-label={t('admin.codes.list.title')}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>{t('admin.codes.column.code')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.codes.column.state')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.codes.column.uses')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.codes.column.usedBy')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.codes.column.expires')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.codes.column.note')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.codes.column.created')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('admin.codes.column.actions')}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {data.items.map((code) => (
-                  <Table.Row key={code.id} aria-label={code.code}>
-                    <Table.Cell fontFamily="mono" fontWeight="semibold" whiteSpace="nowrap">
-                      {code.code}
-                    </Table.Cell>
-                    <Table.Cell>
-                      <StateBadge state={code.state} />
-                    </Table.Cell>
-                    <Table.Cell whiteSpace="nowrap">
-                      <FormattedMessage id="admin.codes.usesOf" values={{ uses: code.uses, max: code.max_uses }} />
-                    </Table.Cell>
-                    <Table.Cell>
-                      {code.uses_by.length === 0 ? (
-                        <Text color="fg.muted">—</Text>
-                      ) : (
-                        <Stack gap="0.5">
-                          {code.uses_by.map((use) => (
-                            <Text key={`${use.email}-${use.used_at}`} textStyle="sm" title={use.email}>
-                              {use.name} · <RelativeTime value={use.used_at} />
-                            </Text>
-                          ))}
-                        </Stack>
-                      )}
-                    </Table.Cell>
-                    <Table.Cell whiteSpace="nowrap">
-                      {code.expires_at ? <FormattedDate value={code.expires_at} dateStyle="medium" /> : <Text color="fg.muted">{t('admin.codes.never')}</Text>}
-                    </Table.Cell>
-                    <Table.Cell maxW="xs">
-                      <Text truncate>{code.note ?? ''}</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text textStyle="sm">{code.created_by_name ?? '—'}</Text>
-                      <Text textStyle="xs" color="fg.muted">
-                        <RelativeTime value={code.created_at} />
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell textAlign="end">
-                      <HStack gap="2" justify="flex-end">
-                        <CopyButton code={code.code} copied={copied === code.code} onCopied={setCopied} />
-                        {code.state === 'active' && (
-                          <Button
-                            size="xs"
-                            variant="outline"
-                            colorPalette="red"
-                            aria-label={intl.formatMessage({ id: 'admin.codes.revokeNamed' }, { code: code.code })}
-                            onClick={() => setRevoking(code)}
-                          >
-                            <LuBan aria-hidden />
-                            {t('admin.codes.revoke')}
-                          </Button>
-                        )}
-                      </HStack>
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
-          {data.total > PAGE_SIZE && <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
-        </>
-      )}
+      <DataTable
+        label={t('admin.codes.list.title')}
+        isLoading={isLoading}
+        rows={data?.items ?? (isLoading ? undefined : [])}
+        rowKey={(code) => code.id}
+        rowLabel={(code) => code.code}
+        empty={<EmptyListState title={t('admin.codes.list.empty')} />}
+        pagination={data && { page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+        columns={[
+          {
+            id: 'code',
+            header: t('admin.codes.column.code'),
+            cellProps: { fontFamily: 'mono', fontWeight: 'semibold', whiteSpace: 'nowrap' },
+            cell: (code) => code.code,
+          },
+          { id: 'state', header: t('admin.codes.column.state'), cell: (code) => <StateBadge state={code.state} /> },
+          {
+            id: 'uses',
+            header: t('admin.codes.column.uses'),
+            cellProps: { whiteSpace: 'nowrap' },
+            cell: (code) => <FormattedMessage id="admin.codes.usesOf" values={{ uses: code.uses, max: code.max_uses }} />,
+          },
+          {
+            id: 'usedBy',
+            header: t('admin.codes.column.usedBy'),
+            cell: (code) =>
+              code.uses_by.length === 0 ? (
+                <Text color="fg.muted">—</Text>
+              ) : (
+                <Stack gap="0.5">
+                  {code.uses_by.map((use) => (
+                    <Text key={`${use.email}-${use.used_at}`} textStyle="sm" title={use.email}>
+                      {use.name} · <RelativeTime value={use.used_at} />
+                    </Text>
+                  ))}
+                </Stack>
+              ),
+          },
+          {
+            id: 'expires',
+            header: t('admin.codes.column.expires'),
+            cellProps: { whiteSpace: 'nowrap' },
+            cell: (code) =>
+              code.expires_at ? <FormattedDate value={code.expires_at} dateStyle="medium" /> : <Text color="fg.muted">{t('admin.codes.never')}</Text>,
+          },
+          { id: 'note', header: t('admin.codes.column.note'), cellProps: { maxW: 'xs' }, cell: (code) => <Text truncate>{code.note ?? ''}</Text> },
+          {
+            id: 'created',
+            header: t('admin.codes.column.created'),
+            cell: (code) => (
+              <>
+                <Text textStyle="sm">{code.created_by_name ?? '—'}</Text>
+                <Text textStyle="xs" color="fg.muted">
+                  <RelativeTime value={code.created_at} />
+                </Text>
+              </>
+            ),
+          },
+          {
+            id: 'actions',
+            header: t('admin.codes.column.actions'),
+            align: 'end',
+            cell: (code) => (
+              <HStack gap="2" justify="flex-end">
+                <CopyButton code={code.code} copied={copied === code.code} onCopied={setCopied} />
+                {code.state === 'active' && (
+                  <Button
+                    size="xs"
+                    variant="outline"
+                    colorPalette="red"
+                    aria-label={intl.formatMessage({ id: 'admin.codes.revokeNamed' }, { code: code.code })}
+                    onClick={() => setRevoking(code)}
+                  >
+                    <LuBan aria-hidden />
+                    {t('admin.codes.revoke')}
+                  </Button>
+                )}
+              </HStack>
+            ),
+          },
+        ]}
+      />
       <ConfirmDialog
         open={revoking !== null}
         title={t('admin.codes.revoke.title')}
@@ -340,74 +340,75 @@ function BetaRequestsList() {
         </Heading>
         <Text color="fg.muted">{t('admin.requests.subtitle')}</Text>
       </Stack>
-      {isLoading ? (
-        <Skeleton h="32" rounded="xl" />
-      ) : !data || data.total === 0 ? (
-        <Center py="6">
-          <EmptyState.Root maxW="md">
-            <EmptyState.Content>
-              <EmptyState.Title>{t('admin.requests.empty')}</EmptyState.Title>
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Center>
-      ) : (
-        <>
-          <Table.ScrollArea borderWidth="1px" borderColor="border.muted" rounded="xl" bg="bg.panel">
-            <Table.Root size="sm" aria-label={t('admin.requests.title')}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>{t('admin.requests.column.user')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.requests.column.useCase')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.requests.column.company')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.requests.column.heardFrom')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('admin.requests.column.status')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('admin.codes.column.actions')}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {data.items.map((request) => (
-                  <Table.Row key={request.id} aria-label={request.user.name}>
-                    <Table.Cell>
-                      <Text>{request.user.name}</Text>
-                      <Text textStyle="xs" color="fg.muted">
-                        {request.user.email}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell maxW="md">
-                      <Text lineClamp={3} title={request.use_case}>
-                        {request.use_case}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell>{request.company ?? '—'}</Table.Cell>
-                    <Table.Cell>{request.heard_from ?? '—'}</Table.Cell>
-                    <Table.Cell>
-                      <Badge colorPalette={request.status === 'invited' ? 'green' : 'blue'} variant="subtle" rounded="full" px="2">
-                        <FormattedMessage id={`admin.requests.status.${request.status}`} />
-                      </Badge>
-                    </Table.Cell>
-                    <Table.Cell textAlign="end">
-                      {request.status === 'pending' && (
-                        <Button
-                          size="xs"
-                          colorPalette="brand"
-                          variant="surface"
-                          loading={inviting && originalArgs === request.id}
-                          aria-label={intl.formatMessage({ id: 'admin.requests.inviteNamed' }, { name: request.user.name })}
-                          onClick={() => void invite(request.id)}
-                        >
-                          <LuMail aria-hidden />
-                          {t('admin.requests.invite')}
-                        </Button>
-                      )}
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
-          {data.total > PAGE_SIZE && <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
-        </>
-      )}
+      <DataTable
+        label={t('admin.requests.title')}
+        isLoading={isLoading}
+        rows={data?.items ?? (isLoading ? undefined : [])}
+        rowKey={(request) => request.id}
+        rowLabel={(request) => request.user.name ?? request.user.email}
+        empty={<EmptyListState title={t('admin.requests.empty')} variant="state" py="6" />}
+        pagination={data && { page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+        columns={[
+          {
+            id: 'user',
+            header: t('admin.requests.column.user'),
+            cell: (request) => (
+              <>
+                <Text>{request.user.name ?? request.user.email}</Text>
+                <Text textStyle="xs" color="fg.muted">
+                  {/* A visitor asked without an account (signed out, from the sign-up page). */}
+                  {request.user.name ? request.user.email : null}
+                  {request.user.id === null && (
+                    <Badge ms={request.user.name ? '2' : '0'} size="xs" variant="outline" rounded="full">
+                      {t('admin.requests.visitor')}
+                    </Badge>
+                  )}
+                </Text>
+              </>
+            ),
+          },
+          {
+            id: 'useCase',
+            header: t('admin.requests.column.useCase'),
+            cellProps: { maxW: 'md' },
+            cell: (request) => (
+              <Text lineClamp={3} title={request.use_case}>
+                {request.use_case}
+              </Text>
+            ),
+          },
+          { id: 'company', header: t('admin.requests.column.company'), cell: (request) => request.company ?? '—' },
+          { id: 'heardFrom', header: t('admin.requests.column.heardFrom'), cell: (request) => request.heard_from ?? '—' },
+          {
+            id: 'status',
+            header: t('admin.requests.column.status'),
+            cell: (request) => (
+              <Badge colorPalette={request.status === 'invited' ? 'green' : 'blue'} variant="subtle" rounded="full" px="2">
+                <FormattedMessage id={`admin.requests.status.${request.status}`} />
+              </Badge>
+            ),
+          },
+          {
+            id: 'actions',
+            header: t('admin.codes.column.actions'),
+            align: 'end',
+            cell: (request) =>
+              request.status === 'pending' && (
+                <Button
+                  size="xs"
+                  colorPalette="brand"
+                  variant="surface"
+                  loading={inviting && originalArgs === request.id}
+                  aria-label={intl.formatMessage({ id: 'admin.requests.inviteNamed' }, { name: request.user.name ?? request.user.email })}
+                  onClick={() => void invite(request.id)}
+                >
+                  <LuMail aria-hidden />
+                  {t('admin.requests.invite')}
+                </Button>
+              ),
+          },
+        ]}
+      />
     </Stack>
   );
 }

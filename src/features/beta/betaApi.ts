@@ -13,6 +13,7 @@ import type {
   InviteOut,
   RedeemIn,
   SignupMode,
+  VisitorRequestIn,
 } from './betaTypes';
 
 // Spec area "Beta": a user's request to join, the admins' invitation codes and the requests they
@@ -35,6 +36,11 @@ export const betaApi = baseApi.injectEndpoints({
     requestBeta: build.mutation<BetaRequestOut, BetaRequestIn>({
       query: (body) => ({ url: '/beta-interest/request', method: 'POST', body }),
       invalidatesTags: [MY_STATUS, REQUESTS],
+    }),
+    // A visitor without an account asks for a code (public: no token even if a stale one is
+    // stored; the email says where to send it). Signed in, the beta page uses requestBeta.
+    requestInvitation: build.mutation<BetaRequestOut, VisitorRequestIn>({
+      query: (body) => ({ url: '/beta-interest/visitor-request', method: 'POST', body }),
     }),
     redeemInvitationCode: build.mutation<BetaStatus, RedeemIn>({
       query: (body) => ({ url: '/beta-interest/redeem', method: 'POST', body }),
@@ -75,6 +81,7 @@ export const {
   useGetSignupModeQuery,
   useGetMyBetaStatusQuery,
   useRequestBetaMutation,
+  useRequestInvitationMutation,
   useRedeemInvitationCodeMutation,
   useCreateInvitationCodesMutation,
   useListInvitationCodesQuery,

@@ -23,6 +23,8 @@ export type BetaStatus = BetaStatusOut;
 export type BetaMembership = BetaStatus['status'];
 
 export type { BetaRequestIn };
+/** A visitor's request (no account): the email to send the code to is required, the name optional. */
+export type VisitorRequestIn = BetaRequestIn & { email: string };
 /** The request's status, and the server's thanks (`message`), shown as a notice. */
 export type BetaRequestOut = Static<typeof BetaRequestOutSchema>;
 /** `POST /beta-interest/redeem`: join with an invitation code; answers the new beta status. */
@@ -54,3 +56,5 @@ export const NOTE_MAX = 500;
 export const CODES_PER_BATCH_MAX = 100;
 export const MAX_USES_MAX = 10_000;
 export const INVITATION_CODE_MAX = 40;
+export const VISITOR_EMAIL_MAX = 254;
+export const VISITOR_NAME_MAX = 100;

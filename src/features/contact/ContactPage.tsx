@@ -1,8 +1,9 @@
-import { Button, Card, Center, EmptyState, Flex, Heading, HStack, Link, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Button, Card, Flex, Heading, HStack, Link, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { LuInbox, LuMessageSquare, LuSend } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { usePageTitle } from '../../app/usePageTitle';
+import { EmptyListState, PagedList } from '../../components/DataTable';
 import { RelativeTime } from '../../components/RelativeTime';
 import { SelectField } from '../../components/SelectField';
 import { TextAreaField } from '../../components/TextAreaField';
@@ -10,7 +11,6 @@ import { TextField } from '../../components/TextField';
 import { LocaleLink } from '../../i18n/LocaleLink';
 import { useFieldErrors } from '../auth/useFieldErrors';
 import { requiredProblem } from '../auth/validation';
-import { Pager } from '../workflows/Pager';
 import { useListMyQueriesQuery, useSubmitContactQueryMutation } from './contactApi';
 import { ContactStatusBadge } from './ContactStatusBadge';
 import { CONTACT_CATEGORIES, MESSAGE_MAX, SUBJECT_MAX, type ContactCategory } from './contactTypes';
@@ -104,51 +104,39 @@ function MyQueries() {
       <Heading as="h2" size="lg">
         <FormattedMessage id="contact.myQueries" />
       </Heading>
-      {isLoading ? (
-        <Skeleton h="24" rounded="xl" />
-      ) : !data || data.total === 0 ? (
-        <Center py="6">
-          <EmptyState.Root maxW="md">
-            <EmptyState.Content>
-              <EmptyState.Indicator>
-                <LuInbox />
-              </EmptyState.Indicator>
-              <EmptyState.Title>
-                <FormattedMessage id="contact.myQueries.empty" />
-              </EmptyState.Title>
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Center>
-      ) : (
-        <>
-          <Stack as="ul" listStyleType="none" gap="2" aria-label={intl.formatMessage({ id: 'contact.myQueries' })}>
-            {data.items.map((query) => (
-              <Card.Root as="li" key={query.id} size="sm" rounded="xl" borderColor="border.muted" aria-label={query.subject}>
-                <Card.Body>
-                  <Flex gap="3" align={{ base: 'flex-start', sm: 'center' }} direction={{ base: 'column', sm: 'row' }}>
-                    <Stack gap="0.5" flex="1" minW="0">
-                      <Link asChild fontWeight="semibold" color="fg" _hover={{ color: 'brand.fg' }}>
-                        <LocaleLink to={`/contact/${query.id}`}>{query.subject}</LocaleLink>
-                      </Link>
-                      <Text textStyle="sm" color="fg.muted">
-                        <FormattedMessage id={`contact.category.${query.category}`} /> · <RelativeTime value={query.updated_at} />
-                      </Text>
-                    </Stack>
-                    <HStack gap="3">
-                      <HStack gap="1" color="fg.muted" textStyle="sm">
-                        <LuMessageSquare aria-hidden />
-                        <FormattedMessage id="contact.replyCount" values={{ count: query.reply_count }} />
-                      </HStack>
-                      <ContactStatusBadge status={query.status} />
+      <PagedList
+        isLoading={isLoading}
+        loading={<Skeleton h="24" rounded="xl" />}
+        isEmpty={!data || data.total === 0}
+        empty={<EmptyListState py="6" icon={<LuInbox />} title={<FormattedMessage id="contact.myQueries.empty" />} />}
+        pagination={data && { page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+      >
+        <Stack as="ul" listStyleType="none" gap="2" aria-label={intl.formatMessage({ id: 'contact.myQueries' })}>
+          {(data?.items ?? []).map((query) => (
+            <Card.Root as="li" key={query.id} size="sm" rounded="xl" borderColor="border.muted" aria-label={query.subject}>
+              <Card.Body>
+                <Flex gap="3" align={{ base: 'flex-start', sm: 'center' }} direction={{ base: 'column', sm: 'row' }}>
+                  <Stack gap="0.5" flex="1" minW="0">
+                    <Link asChild fontWeight="semibold" color="fg" _hover={{ color: 'brand.fg' }}>
+                      <LocaleLink to={`/contact/${query.id}`}>{query.subject}</LocaleLink>
+                    </Link>
+                    <Text textStyle="sm" color="fg.muted">
+                      <FormattedMessage id={`contact.category.${query.category}`} /> · <RelativeTime value={query.updated_at} />
+                    </Text>
+                  </Stack>
+                  <HStack gap="3">
+                    <HStack gap="1" color="fg.muted" textStyle="sm">
+                      <LuMessageSquare aria-hidden />
+                      <FormattedMessage id="contact.replyCount" values={{ count: query.reply_count }} />
                     </HStack>
-                  </Flex>
-                </Card.Body>
-              </Card.Root>
-            ))}
-          </Stack>
-          {data.total > PAGE_SIZE && <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
-        </>
-      )}
+                    <ContactStatusBadge status={query.status} />
+                  </HStack>
+                </Flex>
+              </Card.Body>
+            </Card.Root>
+          ))}
+        </Stack>
+      </PagedList>
     </Stack>
   );
 }

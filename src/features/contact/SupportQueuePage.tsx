@@ -1,4 +1,4 @@
-import { Center, EmptyState, Flex, Heading, Input, InputGroup, Link, NativeSelect, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
+import { Flex, Heading, Input, InputGroup, Link, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuInbox, LuSearch } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -6,7 +6,7 @@ import { usePageTitle } from '../../app/usePageTitle';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useDebouncedValue } from '../../components/useDebouncedValue';
 import { LocaleLink } from '../../i18n/LocaleLink';
-import { Pager } from '../workflows/Pager';
+import { DataTable, EmptyListState } from '../../components/DataTable';
 import { useListAllQueriesQuery } from './contactApi';
 import { ContactStatusBadge } from './ContactStatusBadge';
 import { CONTACT_CATEGORIES, CONTACT_STATUSES, type ContactCategory, type ContactStatus } from './contactTypes';
@@ -98,65 +98,45 @@ export function SupportQueuePage() {
         </InputGroup>
       </Flex>
 
-      {isLoading ? (
-        <Skeleton h="40" rounded="xl" />
-      ) : !data || data.total === 0 ? (
-        <Center py="10">
-          <EmptyState.Root maxW="md">
-            <EmptyState.Content>
-              <EmptyState.Indicator>
-                <LuInbox />
-              </EmptyState.Indicator>
-              <EmptyState.Title>{t('support.empty')}</EmptyState.Title>
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Center>
-      ) : (
-        <Stack gap="4" opacity={isFetching ? 0.7 : 1} transition="opacity 0.2s">
-          <Table.ScrollArea borderWidth="1px" borderColor="border.muted" rounded="xl" bg="bg.panel">
-            <Table.Root size="sm" aria-label={t('support.queueLabel')}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>{t('support.column.subject')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('support.column.user')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('support.column.category')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('support.column.status')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('support.column.age')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('support.column.replies')}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {data.items.map((query) => (
-                  <Table.Row key={query.id}>
-                    <Table.Cell maxW="sm">
-                      <Link asChild fontWeight="semibold" color="fg" _hover={{ color: 'brand.fg' }}>
-                        <LocaleLink to={`/support/${query.id}`}>{query.subject}</LocaleLink>
-                      </Link>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text>{query.user.name}</Text>
-                      <Text textStyle="xs" color="fg.muted">
-                        {query.user.email}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <FormattedMessage id={`contact.category.${query.category}`} />
-                    </Table.Cell>
-                    <Table.Cell>
-                      <ContactStatusBadge status={query.status} />
-                    </Table.Cell>
-                    <Table.Cell color="fg.muted">
-                      <RelativeTime value={query.created_at} />
-                    </Table.Cell>
-                    <Table.Cell textAlign="end">{query.reply_count}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
-          {data.total > PAGE_SIZE && <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
-        </Stack>
-      )}
+      <DataTable
+        label={t('support.queueLabel')}
+        loading={<Skeleton h="40" rounded="xl" />}
+        isLoading={isLoading}
+        // No answer after loading (a failed call, already shown as a notice) reads as an empty queue.
+        rows={data?.items ?? (isLoading ? undefined : [])}
+        rowKey={(query) => query.id}
+        isFetching={isFetching}
+        empty={<EmptyListState icon={<LuInbox />} title={t('support.empty')} variant="state" />}
+        pagination={data && { page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+        columns={[
+          {
+            id: 'subject',
+            header: t('support.column.subject'),
+            cellProps: { maxW: 'sm' },
+            cell: (query) => (
+              <Link asChild fontWeight="semibold" color="fg" _hover={{ color: 'brand.fg' }}>
+                <LocaleLink to={`/support/${query.id}`}>{query.subject}</LocaleLink>
+              </Link>
+            ),
+          },
+          {
+            id: 'user',
+            header: t('support.column.user'),
+            cell: (query) => (
+              <>
+                <Text>{query.user.name}</Text>
+                <Text textStyle="xs" color="fg.muted">
+                  {query.user.email}
+                </Text>
+              </>
+            ),
+          },
+          { id: 'category', header: t('support.column.category'), cell: (query) => <FormattedMessage id={`contact.category.${query.category}`} /> },
+          { id: 'status', header: t('support.column.status'), cell: (query) => <ContactStatusBadge status={query.status} /> },
+          { id: 'age', header: t('support.column.age'), cellProps: { color: 'fg.muted' }, cell: (query) => <RelativeTime value={query.created_at} /> },
+          { id: 'replies', header: t('support.column.replies'), align: 'end', cell: (query) => query.reply_count },
+        ]}
+      />
     </Stack>
   );
 }

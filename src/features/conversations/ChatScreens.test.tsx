@@ -6,6 +6,7 @@ import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import { info, workflowWith } from '../workflows/editor/editorFixtures';
 import type { CommitCard, ConversationDetailOut, ConversationMessageOut, ConversationOut } from './conversationTypes';
+import '../../test/opensEditor';
 
 // Issue 7/8's chat screens against docs/agents.md: the editor's assistant tab streaming a turn
 // (text as it arrives, tool cards, the commit card and its undo, stop, the no-model modal) and the

@@ -1,13 +1,13 @@
-import { Box, Button, Card, Center, EmptyState, Flex, Heading, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Card, Flex, Heading, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuMessagesSquare, LuPlus, LuWorkflow } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { usePageTitle } from '../../app/usePageTitle';
+import { EmptyListState, PagedList } from '../../components/DataTable';
 import { RelativeTime } from '../../components/RelativeTime';
 import { LocaleLink } from '../../i18n/LocaleLink';
 import { useLocalePath } from '../../i18n/useLocale';
-import { Pager } from '../workflows/Pager';
 import { AgentBadge } from './AgentBadge';
 import { useCreateConversationMutation, useListConversationsQuery } from './conversationsApi';
 import { AGENT_KINDS, type AgentKind } from './conversationTypes';
@@ -68,29 +68,32 @@ export function ConversationsPage() {
         <NativeSelect.Indicator />
       </NativeSelect.Root>
 
-      {isLoading ? (
-        <Stack gap="2">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} h="16" rounded="xl" />
-          ))}
-        </Stack>
-      ) : !data || data.total === 0 ? (
-        <Center py="12">
-          <EmptyState.Root maxW="md" borderWidth="1px" borderStyle="dashed" rounded="2xl" bg="bg.panel">
-            <EmptyState.Content>
-              <EmptyState.Indicator color="brand.fg">
-                <LuMessagesSquare />
-              </EmptyState.Indicator>
-              <Stack textAlign="center" gap="1">
-                <EmptyState.Title>{t('conversations.empty.title')}</EmptyState.Title>
-                <EmptyState.Description>{t('conversations.empty.body')}</EmptyState.Description>
-              </Stack>
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Center>
-      ) : (
-        <Stack as="ul" listStyleType="none" gap="2" aria-label={t('conversations.listLabel')} opacity={isFetching ? 0.7 : 1}>
-          {data.items.map((c) => (
+      <PagedList
+        isLoading={isLoading}
+        loading={
+          <Stack gap="2">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} h="16" rounded="xl" />
+            ))}
+          </Stack>
+        }
+        isEmpty={!data || data.total === 0}
+        empty={
+          <EmptyListState
+            framed
+            py="12"
+            icon={<LuMessagesSquare />}
+            iconColor="brand.fg"
+            title={t('conversations.empty.title')}
+            description={t('conversations.empty.body')}
+          />
+        }
+        isFetching={isFetching}
+        gap="6"
+        pagination={data && { page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+      >
+        <Stack as="ul" listStyleType="none" gap="2" aria-label={t('conversations.listLabel')}>
+          {(data?.items ?? []).map((c) => (
             <Card.Root as="li" key={c.id} size="sm" variant="outline" borderColor="border.muted" _hover={{ borderColor: 'brand.emphasized' }}>
               <Card.Body p="3">
                 <Flex gap="3" align="center" wrap="wrap">
@@ -123,9 +126,7 @@ export function ConversationsPage() {
             </Card.Root>
           ))}
         </Stack>
-      )}
-
-      {data && data.total > PAGE_SIZE && <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
+      </PagedList>
     </Stack>
   );
 }

@@ -1,19 +1,18 @@
 import type { Dispatch } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { apiBaseUrl } from '../../config/env';
 import { translate } from '../../i18n/currentIntl';
-import { requestHeaders } from '../../services/requestHeaders';
+import { createEventStreamParser, isEventStream, openEventStream, readEventBody } from '../../services/eventStream';
 import { endExpiredSession } from '../auth/sessionExpired';
 import { describeFailure } from '../notices/describeResponse';
 import { addMessage } from '../notices/noticesSlice';
 import { requestTimed } from '../requestTiming/requestTimingSlice';
-import { createSseParser, readEventBody } from '../runs/sse';
 import type { StreamEvents, StreamMessageIn } from './conversationTypes';
 
 // One chat turn: POST /conversations/{id}/messages/stream, read with fetch (EventSource can neither
-// POST nor send the bearer token) through the run screens' event-stream parser. Failures reach the
-// notices slice exactly as an RTK Query call's would (describeFailure): a 401 ends the session, a
-// 409 without a configured model shows its warning modal, an `error` event its detail or modal.
+// POST nor send the bearer token) through the shared event-stream reader (services/eventStream.ts).
+// Failures reach the notices slice exactly as an RTK Query call's would (describeFailure): a 401
+// ends the session, a 409 without a configured model shows its warning modal, an `error` event its
+// detail or modal.
 
 export type ChatStreamEvent = { [K in keyof StreamEvents]: { type: K; data: StreamEvents[K] } }[keyof StreamEvents];
 
@@ -58,17 +57,10 @@ export async function streamMessage(conversationId: string, body: StreamMessageI
 }
 
 async function streamTurn(conversationId: string, body: StreamMessageIn, options: ChatStreamOptions): Promise<ChatStreamOutcome> {
-  const { signal, dispatch, onEvent, fetchImpl = fetch } = options;
+  const { signal, dispatch, onEvent, fetchImpl } = options;
   let response: Response;
   try {
-    response = await fetchImpl(`${apiBaseUrl}/conversations/${encodeURIComponent(conversationId)}/messages/stream`, {
-      method: 'POST',
-      headers: { ...requestHeaders(), Accept: 'text/event-stream', 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      signal,
-      cache: 'no-store',
-      credentials: 'same-origin',
-    });
+    response = await openEventStream(`/conversations/${encodeURIComponent(conversationId)}/messages/stream`, { method: 'POST', json: body, signal, fetchImpl });
   } catch {
     if (signal.aborted) return 'aborted';
     notify(dispatch, { status: 'FETCH_ERROR', error: 'network' });
@@ -78,7 +70,7 @@ async function streamTurn(conversationId: string, body: StreamMessageIn, options
     endExpiredSession(dispatch);
     return 'refused';
   }
-  if (!response.ok || !response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+  if (!isEventStream(response)) {
     const data = await bodyOf(response);
     notify(
       dispatch,
@@ -92,7 +84,7 @@ async function streamTurn(conversationId: string, body: StreamMessageIn, options
   try {
     await readEventBody(
       response.body,
-      createSseParser(),
+      createEventStreamParser(),
       (event) => {
         if (!EVENT_TYPES.has(event.type)) return;
         let data: unknown;

@@ -222,6 +222,7 @@ describe('DatasetPage', () => {
     expect(within(schema).getByText('VARCHAR[]')).toBeInTheDocument();
   });
 
+  // Over Jest’s 5 s at worst: the grid rendered, then two downloads, the second through a notice (over 5 s once in CI on a slow idle 2-core machine).
   it('downloads CSV with the bearer token and saves it under the dataset name; a failure is a notice', async () => {
     useDataset();
     setAccessToken('tok-dl');
@@ -252,7 +253,7 @@ describe('DatasetPage', () => {
       click.mockRestore();
       localStorage.clear();
     }
-  });
+  }, 15_000);
 
   it('reports a failed page as a notice, once however the grid scrolls, and offers to try again', async () => {
     useDataset();

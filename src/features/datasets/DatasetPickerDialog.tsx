@@ -1,7 +1,8 @@
-import { Box, Button, Dialog, Flex, Input, InputGroup, Portal, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Button, Dialog, Input, InputGroup, Portal, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { LuSearch } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
+import { PickerList } from '../../components/PickerList/PickerList';
 import { useListDatasetsQuery, type DatasetSummary } from './datasetsApi';
 
 // A step's `dataset` param is chosen from the user's datasets (GET /datasets/), never typed as an id.
@@ -96,84 +97,40 @@ function PickerContent({
               maxLength={MAX_FILTER}
             />
           </InputGroup>
-          <Box
+          <PickerList
+            label={t('datasets.picker.list')}
             minH="64"
-            maxH="md"
-            overflowY="auto"
-            borderWidth="1px"
-            borderColor="border.muted"
-            rounded="lg"
-            p="1"
-            opacity={isFetching && !isLoading ? 0.7 : 1}
-          >
-            {isLoading ? (
-              <Stack p="2" gap="2">
-                {[0, 1, 2, 3].map((i) => (
-                  <Skeleton key={i} h="9" />
-                ))}
-              </Stack>
-            ) : isError && !data ? (
-              <Text textStyle="sm" color="fg.error" p="4" textAlign="center">
-                {t('datasets.picker.loadFailed')}
-              </Text>
-            ) : !data?.items.length ? (
-              <Text textStyle="sm" color="fg.muted" p="4" textAlign="center">
-                {q ? t('datasets.picker.noMatch', { filter: q }) : t('datasets.picker.empty')}
-              </Text>
-            ) : (
-              <Stack as="ul" listStyleType="none" gap="0.5" aria-label={t('datasets.picker.list')}>
-                {data.items.map((d) => {
-                  const selected = d.id === selectedId;
-                  return (
-                    <li key={d.id}>
-                      <Button
-                        variant="ghost"
-                        w="full"
-                        h="auto"
-                        py="2"
-                        justifyContent="flex-start"
-                        textAlign="start"
-                        aria-pressed={selected}
-                        bg={selected ? 'brand.subtle' : undefined}
-                        color={selected ? 'brand.fg' : 'fg'}
-                        onClick={() => setPicked(d)}
-                        onDoubleClick={() => choose(d)}
-                        aria-describedby={`dataset-${d.id}-details`}
-                      >
-                        <Stack gap="0" minW="0" align="flex-start">
-                          <Text fontWeight="medium" truncate>
-                            {d.name}
-                          </Text>
-                          <Text id={`dataset-${d.id}-details`} textStyle="xs" color="fg.muted" truncate>
-                            {d.row_count === null
-                              ? t('datasets.picker.detailsDeferred', { date: intl.formatDate(d.created_at, { dateStyle: 'medium' }), origin: origin(d) })
-                              : t('datasets.picker.details', {
-                                  rows: intl.formatNumber(d.row_count),
-                                  date: intl.formatDate(d.created_at, { dateStyle: 'medium' }),
-                                  origin: origin(d),
-                                })}
-                          </Text>
-                        </Stack>
-                      </Button>
-                    </li>
-                  );
-                })}
-              </Stack>
-            )}
-          </Box>
-          {data && pages > 1 && (
-            <Flex gap="2" align="center" justify="space-between">
-              <Button size="xs" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                {t('common.previous')}
-              </Button>
-              <Text textStyle="xs" color="fg.muted">
-                {t('common.pageOf', { page, pages })}
-              </Text>
-              <Button size="xs" variant="outline" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                {t('common.next')}
-              </Button>
-            </Flex>
-          )}
+            items={data?.items ?? []}
+            itemKey={(d) => d.id}
+            row={(d) => ({
+              name: d.name,
+              detail:
+                d.row_count === null
+                  ? t('datasets.picker.detailsDeferred', { date: intl.formatDate(d.created_at, { dateStyle: 'medium' }), origin: origin(d) })
+                  : t('datasets.picker.details', {
+                      rows: intl.formatNumber(d.row_count),
+                      date: intl.formatDate(d.created_at, { dateStyle: 'medium' }),
+                      origin: origin(d),
+                    }),
+            })}
+            isSelected={(d) => d.id === selectedId}
+            onActivate={setPicked}
+            onChoose={choose}
+            isLoading={isLoading}
+            isFetching={isFetching}
+            error={
+              isError &&
+              !data && (
+                <Text textStyle="sm" color="fg.error" p="4" textAlign="center">
+                  {t('datasets.picker.loadFailed')}
+                </Text>
+              )
+            }
+            emptyText={q ? t('datasets.picker.noMatch', { filter: q }) : t('datasets.picker.empty')}
+            page={page}
+            pages={pages}
+            onPageChange={setPage}
+          />
         </Stack>
       </Dialog.Body>
       <Dialog.Footer gap="2" borderTopWidth="1px" borderColor="border.muted" pt="4">

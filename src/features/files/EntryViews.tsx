@@ -1,7 +1,8 @@
-import { Box, chakra, Flex, Icon, SimpleGrid, Table, Text } from '@chakra-ui/react';
+import { Box, chakra, Flex, Icon, SimpleGrid, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
-import { LuArrowDown, LuArrowUp, LuFolder } from 'react-icons/lu';
+import { LuFolder } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { DataTable, SelectBox, type DataTableColumn, type DataTableProps } from '../../components/DataTable';
 import { RelativeTime } from '../../components/RelativeTime';
 import { LocaleLink } from '../../i18n/LocaleLink';
 import { useLocale } from '../../i18n/useLocale';
@@ -25,38 +26,6 @@ export interface EntryViewProps {
   sort: FolderSortKey;
   order: SortOrder;
   onSort: (key: FolderSortKey) => void;
-}
-
-/** A real checkbox: keyboard and screen readers know it, and its click tells about Shift. */
-function SelectBox({
-  checked,
-  label,
-  onChange,
-  indeterminate,
-}: {
-  checked: boolean;
-  label: string;
-  onChange: (shiftKey: boolean) => void;
-  indeterminate?: boolean;
-}) {
-  return (
-    <chakra.input
-      type="checkbox"
-      checked={checked}
-      aria-label={label}
-      ref={(el: HTMLInputElement | null) => {
-        if (el) el.indeterminate = !!indeterminate;
-      }}
-      onChange={() => undefined}
-      onClick={(e: React.MouseEvent<HTMLInputElement>) => {
-        e.stopPropagation();
-        onChange(e.shiftKey);
-      }}
-      boxSize="4"
-      cursor="pointer"
-      css={{ accentColor: 'var(--chakra-colors-brand-solid)' }}
-    />
-  );
 }
 
 export function EntryIcon({ item, size = '5' }: { item: FolderEntry; size?: string }) {
@@ -87,118 +56,86 @@ function EntryName({ item, onOpenFile, children }: { item: FolderEntry; onOpenFi
   );
 }
 
-function SortHeader({
-  label,
-  column,
-  sort,
-  order,
-  onSort,
-  ...rest
-}: { label: string; column: FolderSortKey; sort: FolderSortKey; order: SortOrder; onSort: (key: FolderSortKey) => void } & Table.ColumnHeaderProps) {
-  const active = sort === column;
-  return (
-    <Table.ColumnHeader aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'} {...rest}>
-      <chakra.button
-        type="button"
-        display="inline-flex"
-        alignItems="center"
-        gap="1"
-        fontWeight="semibold"
-        color={active ? 'fg' : 'fg.muted'}
-        onClick={() => onSort(column)}
-      >
-        {label}
-        {active && (order === 'asc' ? <LuArrowUp aria-hidden /> : <LuArrowDown aria-hidden />)}
-      </chakra.button>
-    </Table.ColumnHeader>
-  );
-}
+/** What the list view shows instead of the entries, and its pager: FolderContents decides. */
+export type EntryListShell = Pick<DataTableProps<FolderEntry>, 'isLoading' | 'loading' | 'isFetching' | 'empty' | 'pagination'>;
 
-export function ListView(props: EntryViewProps) {
-  const { items, selected, onSelect, onSelectAll, renaming, onRename, onRenameCancel, onOpenFile, onAction, sort, order, onSort } = props;
+export function ListView(props: EntryViewProps & EntryListShell) {
+  const { items, selected, onSelect, onSelectAll, renaming, onRename, onRenameCancel, onOpenFile, onAction, sort, order, onSort, ...shell } = props;
   const intl = useIntl();
   const locale = useLocale();
   const t = (id: string) => intl.formatMessage({ id });
-  const allSelected = items.length > 0 && items.every((item) => selected.has(entryKey(item)));
-  const someSelected = !allSelected && items.some((item) => selected.has(entryKey(item)));
+  const columns: DataTableColumn<FolderEntry>[] = [
+    {
+      id: 'name',
+      header: t('files.column.name'),
+      sortable: true,
+      cellProps: { maxW: '0', w: 'full' },
+      cell: (item) => (
+        <Flex align="center" gap="3" minW="0">
+          <EntryIcon item={item} />
+          {renaming === entryKey(item) ? (
+            <RenameInput name={item.name} onSave={(name) => onRename(item, name)} onCancel={onRenameCancel} />
+          ) : (
+            <Flex direction="column" minW="0">
+              <EntryName item={item} onOpenFile={onOpenFile} />
+              {item.type === 'file' && (
+                <Text textStyle="xs" color="fg.muted" display={{ base: 'block', sm: 'none' }}>
+                  {formatBytes(item.size, locale)}
+                </Text>
+              )}
+            </Flex>
+          )}
+        </Flex>
+      ),
+    },
+    {
+      id: 'size',
+      header: t('files.column.size'),
+      sortable: true,
+      align: 'end',
+      width: '28',
+      display: { base: 'none', sm: 'table-cell' },
+      cellProps: { color: 'fg.muted', whiteSpace: 'nowrap' },
+      cell: (item) => (item.type === 'file' ? formatBytes(item.size, locale) : '—'),
+    },
+    {
+      id: 'updated_at',
+      header: t('files.column.modified'),
+      sortable: true,
+      width: '40',
+      display: { base: 'none', md: 'table-cell' },
+      cellProps: { color: 'fg.muted', whiteSpace: 'nowrap' },
+      cell: (item) => <RelativeTime value={item.updated_at} />,
+    },
+    {
+      id: 'actions',
+      header: <chakra.span srOnly>{t('files.column.actions')}</chakra.span>,
+      align: 'end',
+      width: '12',
+      cellProps: { pe: '2' },
+      cell: (item) => <ItemMenu item={item} onAction={onAction} />,
+    },
+  ];
   return (
-    <Table.ScrollArea>
-      <Table.Root size="sm" interactive aria-label={t('files.listLabel')}>
-        <Table.Header>
-          <Table.Row bg="bg.subtle">
-            <Table.ColumnHeader w="10" ps="4">
-              <SelectBox checked={allSelected} indeterminate={someSelected} label={t('files.selectAll')} onChange={() => onSelectAll(!allSelected)} />
-            </Table.ColumnHeader>
-            <SortHeader label={t('files.column.name')} column="name" sort={sort} order={order} onSort={onSort} />
-            <SortHeader
-              label={t('files.column.size')}
-              column="size"
-              sort={sort}
-              order={order}
-              onSort={onSort}
-              w="28"
-              textAlign="end"
-              display={{ base: 'none', sm: 'table-cell' }}
-            />
-            <SortHeader
-              label={t('files.column.modified')}
-              column="updated_at"
-              sort={sort}
-              order={order}
-              onSort={onSort}
-              w="40"
-              display={{ base: 'none', md: 'table-cell' }}
-            />
-            <Table.ColumnHeader w="12">
-              <chakra.span srOnly>{t('files.column.actions')}</chakra.span>
-            </Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {items.map((item, index) => {
-            const key = entryKey(item);
-            const isSelected = selected.has(key);
-            return (
-              <Table.Row key={key} data-selected={isSelected || undefined} bg={isSelected ? 'brand.subtle' : undefined} data-testid="file-row">
-                <Table.Cell ps="4">
-                  <SelectBox
-                    checked={isSelected}
-                    label={intl.formatMessage({ id: 'files.selectItem' }, { name: item.name })}
-                    onChange={(shift) => onSelect(index, shift)}
-                  />
-                </Table.Cell>
-                <Table.Cell maxW="0" w="full">
-                  <Flex align="center" gap="3" minW="0">
-                    <EntryIcon item={item} />
-                    {renaming === key ? (
-                      <RenameInput name={item.name} onSave={(name) => onRename(item, name)} onCancel={onRenameCancel} />
-                    ) : (
-                      <Flex direction="column" minW="0">
-                        <EntryName item={item} onOpenFile={onOpenFile} />
-                        {item.type === 'file' && (
-                          <Text textStyle="xs" color="fg.muted" display={{ base: 'block', sm: 'none' }}>
-                            {formatBytes(item.size, locale)}
-                          </Text>
-                        )}
-                      </Flex>
-                    )}
-                  </Flex>
-                </Table.Cell>
-                <Table.Cell textAlign="end" color="fg.muted" display={{ base: 'none', sm: 'table-cell' }} whiteSpace="nowrap">
-                  {item.type === 'file' ? formatBytes(item.size, locale) : '—'}
-                </Table.Cell>
-                <Table.Cell color="fg.muted" display={{ base: 'none', md: 'table-cell' }} whiteSpace="nowrap">
-                  <RelativeTime value={item.updated_at} />
-                </Table.Cell>
-                <Table.Cell textAlign="end" pe="2">
-                  <ItemMenu item={item} onAction={onAction} />
-                </Table.Cell>
-              </Table.Row>
-            );
-          })}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
+    <DataTable
+      label={t('files.listLabel')}
+      appearance="flush"
+      interactive
+      columns={columns}
+      rows={items}
+      rowKey={entryKey}
+      rowProps={() => ({ 'data-testid': 'file-row' })}
+      selection={{
+        isSelected: (item) => selected.has(entryKey(item)),
+        onToggle: (_item, index, shiftKey) => onSelect(index, shiftKey),
+        onToggleAll: onSelectAll,
+        allLabel: t('files.selectAll'),
+        rowLabel: (item) => intl.formatMessage({ id: 'files.selectItem' }, { name: item.name }),
+      }}
+      // The columns' ids are the API's sort keys.
+      sort={{ by: sort, order, onSort: (key) => onSort(key as FolderSortKey) }}
+      {...shell}
+    />
   );
 }
 

@@ -1,14 +1,18 @@
-import { Box, Button, Dialog, EmptyState, Flex, HStack, IconButton, Input, InputGroup, NativeSelect, Portal, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Dialog, EmptyState, Flex, HStack, IconButton, Input, InputGroup, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
 import { useMemo, useRef, useState, type RefObject } from 'react';
 import { LuArrowDownWideNarrow, LuArrowUpNarrowWide, LuFolderX, LuSearch, LuUpload } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useAppDispatch } from '../../app/hooks';
-import { filesApi, useGetFolderQuery, type FileEntry, type FolderSortKey, type SortOrder } from './filesApi';
+import { PickerList } from '../../components/PickerList/PickerList';
+import { RelativeTime } from '../../components/RelativeTime';
+import { useLocale } from '../../i18n/useLocale';
+import { EntryIcon } from './EntryViews';
+import { filesApi, useGetFolderQuery, type FileEntry, type FolderEntry, type FolderSortKey, type SortOrder } from './filesApi';
 import { FilesBreadcrumbs } from './FilesBreadcrumbs';
+import { formatBytes } from './format';
 import { SORTS } from './filesPreferences';
 import { FolderTree } from './FolderTree';
 import { acceptsFile } from './importStep';
-import { PickerEntries } from './PickerEntries';
 import { UploadRow } from './UploadPanel';
 import { usePickerUploads } from './usePickerUploads';
 import { useUploadPickers } from './useUploadPickers';
@@ -72,6 +76,7 @@ function PickerContent({
 }: Omit<FilePickerDialogProps, 'open'> & { filterInput: RefObject<HTMLInputElement | null> }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const locale = useLocale();
   const dispatch = useAppDispatch();
 
   const [folderId, setFolderId] = useState(startFolderId);
@@ -89,6 +94,8 @@ function PickerContent({
   }, [data?.items, filter]);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const kinds = accept?.join(', ');
+  // Why a dimmed file cannot be chosen; a folder picker dims every file and needs no reason.
+  const notChoosableText = kind === 'file' && kinds ? t('files.picker.notReadable', { kinds }) : null;
   const isChoosable = (file: FileEntry) => kind === 'file' && acceptsFile(accept, file.name);
   // Until the user picks another, the current choice is the selection (reopening the picker to
   // look around and choosing again should not have to find it anew).
@@ -205,64 +212,47 @@ function PickerContent({
               </IconButton>
             </HStack>
 
-            <Box
-              flex="1"
-              maxH="md"
-              overflowY="auto"
-              borderWidth="1px"
-              borderColor="border.muted"
-              rounded="lg"
-              p="1"
-              opacity={isFetching && !isLoading ? 0.7 : 1}
-            >
-              {isLoading ? (
-                <Stack p="2" gap="2">
-                  {[0, 1, 2, 3].map((i) => (
-                    <Skeleton key={i} h="9" />
-                  ))}
-                </Stack>
-              ) : isError && !data ? (
-                <EmptyState.Root size="sm">
-                  <EmptyState.Content>
-                    <EmptyState.Indicator>
-                      <LuFolderX />
-                    </EmptyState.Indicator>
-                    <EmptyState.Title>{t('files.notFound.title')}</EmptyState.Title>
-                    <Button size="xs" variant="outline" onClick={() => navigate('root')}>
-                      {t('files.notFound.back')}
-                    </Button>
-                  </EmptyState.Content>
-                </EmptyState.Root>
-              ) : items.length === 0 ? (
-                <Text textStyle="sm" color="fg.muted" p="4" textAlign="center">
-                  {filter.trim() ? t('files.picker.noMatch', { filter: filter.trim() }) : t('files.picker.empty')}
-                </Text>
-              ) : (
-                <PickerEntries
-                  items={items}
-                  selectedId={selected?.id ?? chosenId}
-                  isChoosable={isChoosable}
-                  notChoosableText={kind === 'file' && kinds ? t('files.picker.notReadable', { kinds }) : undefined}
-                  onOpenFolder={(folder) => navigate(folder.id)}
-                  onSelectFile={(file) => setSelected({ id: file.id, name: file.name })}
-                  onChooseFile={(file) => choose(file)}
-                />
-              )}
-            </Box>
-
-            {data && pages > 1 && (
-              <Flex gap="2" align="center" justify="space-between">
-                <Button size="xs" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  {t('common.previous')}
-                </Button>
-                <Text textStyle="xs" color="fg.muted">
-                  {t('common.pageOf', { page, pages })}
-                </Text>
-                <Button size="xs" variant="outline" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                  {t('common.next')}
-                </Button>
-              </Flex>
-            )}
+            <PickerList<FolderEntry>
+              label={t('files.listLabel')}
+              items={items}
+              itemKey={(item) => `${item.type}:${item.id}`}
+              row={(item) => ({
+                name: item.name,
+                icon: <EntryIcon item={item} />,
+                detail:
+                  item.type === 'folder'
+                    ? t('files.folder')
+                    : [formatBytes(item.size, locale), isChoosable(item) ? null : notChoosableText].filter(Boolean).join(' · '),
+                aside: <RelativeTime value={item.updated_at} />,
+              })}
+              isSelectable={(item) => item.type === 'file'}
+              isDisabled={(item) => item.type === 'file' && !isChoosable(item)}
+              isSelected={(item) => item.id === (selected?.id ?? chosenId)}
+              onActivate={(item) => (item.type === 'folder' ? navigate(item.id) : setSelected({ id: item.id, name: item.name }))}
+              onChoose={(item) => item.type === 'file' && choose(item)}
+              isLoading={isLoading}
+              isFetching={isFetching}
+              error={
+                isError &&
+                !data && (
+                  <EmptyState.Root size="sm">
+                    <EmptyState.Content>
+                      <EmptyState.Indicator>
+                        <LuFolderX />
+                      </EmptyState.Indicator>
+                      <EmptyState.Title>{t('files.notFound.title')}</EmptyState.Title>
+                      <Button size="xs" variant="outline" onClick={() => navigate('root')}>
+                        {t('files.notFound.back')}
+                      </Button>
+                    </EmptyState.Content>
+                  </EmptyState.Root>
+                )
+              }
+              emptyText={filter.trim() ? t('files.picker.noMatch', { filter: filter.trim() }) : t('files.picker.empty')}
+              page={page}
+              pages={pages}
+              onPageChange={setPage}
+            />
 
             {ownUploads.items.length > 0 && (
               <Box

@@ -75,7 +75,6 @@ export function FilesPage() {
   const { selected, selectedItems, onSelect, onSelectAll, clear } = useSelection(items, folderId);
   const operations = useFileOperations();
   const openIds = useMemo(() => (data?.path ?? []).map((p) => p.id), [data?.path]);
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
 
   const startUploads = (pending: PendingFile[]) => {
     if (pending.length === 0) return;
@@ -199,6 +198,7 @@ export function FilesPage() {
             isFetching={isFetching}
             notFound={isError && !data}
             onUpload={pickers.pickFiles}
+            pagination={data && { page, pageSize: data.page_size, total: data.total, onChange: setPage }}
             items={items}
             selected={selected}
             onSelect={onSelect}
@@ -212,20 +212,6 @@ export function FilesPage() {
             order={sortSpec.order}
             onSort={sortBy}
           />
-
-          {data && pages > 1 && (
-            <Flex px="4" py="3" gap="2" align="center" justify="space-between" borderTopWidth="1px" borderColor="border.muted">
-              <Button size="xs" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                <FormattedMessage id="common.previous" />
-              </Button>
-              <Text textStyle="sm" color="fg.muted">
-                <FormattedMessage id="common.pageOf" values={{ page, pages }} />
-              </Text>
-              <Button size="xs" variant="outline" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                <FormattedMessage id="common.next" />
-              </Button>
-            </Flex>
-          )}
 
           {drop.dragging && (
             <Center

@@ -61,19 +61,17 @@ describe('UploadPanel', () => {
   });
 
   it('leaves room at the end of the page as tall as the part of the screen it covers', async () => {
-    jest
-      .spyOn(HTMLElement.prototype, 'getBoundingClientRect')
-      .mockReturnValue({
-        top: window.innerHeight - 180,
-        height: 156,
-        bottom: window.innerHeight - 24,
-        left: 0,
-        right: 0,
-        width: 384,
-        x: 0,
-        y: 0,
-        toJSON: () => ({}),
-      });
+    jest.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
+      top: window.innerHeight - 180,
+      height: 156,
+      bottom: window.innerHeight - 24,
+      left: 0,
+      right: 0,
+      width: 384,
+      x: 0,
+      y: 0,
+      toJSON: () => ({}),
+    });
     const manager = fakeManager(['uploading']);
     render(manager);
     expect(await screen.findByRole('region', { name: 'Uploads' })).toBeInTheDocument();

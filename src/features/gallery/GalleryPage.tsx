@@ -1,22 +1,4 @@
-import {
-  Avatar,
-  Badge,
-  Box,
-  Button,
-  Card,
-  Center,
-  EmptyState,
-  Flex,
-  Heading,
-  HStack,
-  Input,
-  InputGroup,
-  Link,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
+import { Avatar, Badge, Box, Button, Card, Heading, HStack, Input, InputGroup, Link, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { memo, useState } from 'react';
 import { LuCopy, LuEye, LuLayers, LuLogIn, LuSearch, LuSparkles } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -29,7 +11,7 @@ import { LocaleLink } from '../../i18n/LocaleLink';
 import { useLocalePath } from '../../i18n/useLocale';
 import { selectAuth } from '../auth/authSlice';
 import { useCloneWorkflowMutation } from '../clone/cloneApi';
-import { Pager } from '../workflows/Pager';
+import { EmptyListState, PagedList } from '../../components/DataTable';
 import { useListPublicWorkflowsQuery, type PublicWorkflow } from '../workflows/workflowsApi';
 import { TagBadges } from '../../components/TagBadges';
 
@@ -178,34 +160,33 @@ export function GalleryPage() {
         </Stack>
       </Box>
 
-      {isLoading ? (
-        <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} h="52" rounded="2xl" />
-          ))}
-        </SimpleGrid>
-      ) : data && data.total === 0 ? (
-        <Center py="10">
-          <EmptyState.Root maxW="md">
-            <EmptyState.Content>
-              <EmptyState.Indicator>
-                <LuSearch />
-              </EmptyState.Indicator>
-              <EmptyState.Title>{intl.formatMessage({ id: q ? 'gallery.noMatches' : 'gallery.empty' })}</EmptyState.Title>
-              <EmptyState.Description>{intl.formatMessage({ id: q ? 'workflows.noMatchesHint' : 'gallery.emptyHint' })}</EmptyState.Description>
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Center>
-      ) : (
-        <Flex direction="column" gap="6" opacity={isFetching ? 0.7 : 1} transition="opacity 0.2s">
-          <SimpleGrid as="ul" listStyleType="none" columns={{ base: 1, md: 2, xl: 3 }} gap="4" aria-label={intl.formatMessage({ id: 'gallery.listLabel' })}>
-            {data?.items.map((w) => (
-              <GalleryCard key={w.id} workflow={w} signedIn={isAuthenticated} cloning={cloning && originalArgs?.id === w.id} onClone={onClone} />
+      <PagedList
+        isLoading={isLoading}
+        loading={
+          <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} h="52" rounded="2xl" />
             ))}
           </SimpleGrid>
-          {data && data.total > PAGE_SIZE && <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
-        </Flex>
-      )}
+        }
+        isEmpty={data?.total === 0}
+        empty={
+          <EmptyListState
+            icon={<LuSearch />}
+            title={intl.formatMessage({ id: q ? 'gallery.noMatches' : 'gallery.empty' })}
+            description={intl.formatMessage({ id: q ? 'workflows.noMatchesHint' : 'gallery.emptyHint' })}
+          />
+        }
+        isFetching={isFetching}
+        gap="6"
+        pagination={data && { page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+      >
+        <SimpleGrid as="ul" listStyleType="none" columns={{ base: 1, md: 2, xl: 3 }} gap="4" aria-label={intl.formatMessage({ id: 'gallery.listLabel' })}>
+          {data?.items.map((w) => (
+            <GalleryCard key={w.id} workflow={w} signedIn={isAuthenticated} cloning={cloning && originalArgs?.id === w.id} onClone={onClone} />
+          ))}
+        </SimpleGrid>
+      </PagedList>
     </Stack>
   );
 }

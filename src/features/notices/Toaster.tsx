@@ -1,9 +1,9 @@
 import { Box, CloseButton, Flex, Icon, Stack, Text } from '@chakra-ui/react';
 import { useEffect } from 'react';
 import type { IconType } from 'react-icons';
-import { LuCircleAlert, LuCircleCheck, LuInfo, LuTriangleAlert } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { LuCircleAlert, LuCircleCheck, LuInfo, LuTriangleAlert } from '../../components/firstLoadIcons';
 import { DEFAULT_NOTICE_DURATION, removeMessage, selectToastMessages, type Notice, type NoticeType } from './noticesSlice';
 
 // The global message area (spec §2): bottom left, stacked, 200–400 px wide items that go away

@@ -1,5 +1,6 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { Modal } from '../../../server/src/http/common.schemas';
+import { fieldLabelOf } from './fieldLabels';
 import type { NewNotice } from './noticesSlice';
 
 // Turns an API answer into the notices the user sees (spec §7 "On a successful response", §8 error
@@ -24,10 +25,17 @@ function modalNotice(modal: Modal): NewNotice {
   return { type, text: modal.content, modal: { ...modal, buttons: Array.isArray(modal.buttons) ? modal.buttons : [] } };
 }
 
-/** `{"msg":"Field required","loc":["body","address","city"]}` → `Field required (address.city)`. */
-export function formatValidationItem(item: { msg: string; loc?: ReadonlyArray<string | number> }): string {
+/**
+ * Spec §5: the message, then the location in brackets: the path after its first element, joined by
+ * dots. Where the browser (or the server's `label`) has words for the field, the place is said as
+ * the user sees it, in their language (fieldLabels.ts): `{"msg": "Must be at most 40 characters.",
+ * "loc": ["body", "invitation_code"]}` → `Must be at most 40 characters. (Invitation code)`; a path
+ * it has no words for stays as the spec shows it (`(address.city)`).
+ */
+export function formatValidationItem(item: { msg: string; loc?: ReadonlyArray<string | number>; label?: unknown }, t: Translate): string {
   const path = (item.loc ?? []).slice(1).join('.');
-  return path ? `${item.msg} (${path})` : item.msg;
+  if (!path) return item.msg;
+  return `${item.msg} (${fieldLabelOf(item, t) ?? path})`;
 }
 
 /** The HTTP status of a failed call, or null when no response arrived. */
@@ -57,7 +65,7 @@ export function describeFailure(error: FetchBaseQueryError, statusText: string |
     if (Array.isArray(data.errors)) {
       return data.errors
         .filter((item): item is { msg: string; loc?: Array<string | number> } => isBody(item) && typeof item.msg === 'string')
-        .map((item) => ({ type: 'error' as const, text: formatValidationItem(item) }));
+        .map((item) => ({ type: 'error' as const, text: formatValidationItem(item, t) }));
     }
   }
   return [{ type: 'error', text: t('notices.unexpectedError', { status: String(status) }) }];

@@ -105,13 +105,14 @@ describe('error catalogue (spec §8)', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Workflow not found.');
   });
 
-  it('body with errors list → one error per item, with its location', async () => {
+  it('body with errors list → one error per item, with its location as the user sees it', async () => {
     answerSettings(() =>
       HttpResponse.json(
         {
           errors: [
-            { msg: 'Field required', loc: ['body', 'address', 'city'] },
+            { msg: 'Field required', loc: ['body', 'email'] },
             { msg: 'Invalid body', loc: ['body'] },
+            { msg: 'Too long', loc: ['body', 'invitation_code'] },
           ],
         },
         { status: 422 },
@@ -120,11 +121,12 @@ describe('error catalogue (spec §8)', () => {
     const { store } = renderWithProviders(<div />);
     await loadSettings(store);
     expect(texts(store)).toEqual([
-      ['error', 'Field required (address.city)'],
+      ['error', 'Field required (Email)'],
       ['error', 'Invalid body'],
+      ['error', 'Too long (Invitation code)'],
     ]);
     const shown = screen.getAllByRole('status').map((el) => el.textContent);
-    expect(shown).toEqual(['Field required (address.city)', 'Invalid body']);
+    expect(shown).toEqual(['Field required (Email)', 'Invalid body', 'Too long (Invitation code)']);
   });
 
   it('body with neither detail nor errors → "Error {status}: An unexpected error occurred."', async () => {

@@ -1,10 +1,16 @@
-import { Badge, Box, Button, Flex, Heading, IconButton, Link, Progress, Stack, Tabs, Text } from '@chakra-ui/react';
-import { useState } from 'react';
-import { LuChevronDown, LuChevronRight, LuChevronUp, LuDatabase, LuPause, LuPlay, LuRotateCcw, LuSquare } from 'react-icons/lu';
-import { useIntl, type IntlShape } from 'react-intl';
+import { Badge, Box, Button, Flex, Heading, IconButton, Link, Progress, Stack, Tabs, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
+import { LuChevronDown, LuChevronRight, LuChevronUp, LuCoins, LuDatabase, LuPause, LuPlay, LuRefreshCcw, LuRotateCcw, LuSquare } from 'react-icons/lu';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LocalTime } from '../../components/LocalTime';
 import { RelativeTime } from '../../components/RelativeTime';
 import { LocaleLink } from '../../i18n/LocaleLink';
-import { Pager } from '../workflows/Pager';
+import { Pager } from '../../components/DataTable';
+import { formatCredits } from '../usage/format';
+import { useGetBalanceQuery } from '../usage/usageApi';
+import { CancelRunDialog } from './CancelRunDialog';
+import { formatRunDuration } from './runFigures';
 import { isOpenState } from './runLook';
 import { recordsText, RunStateBadge } from './RunStateBadge';
 import {
@@ -23,7 +29,14 @@ import type { EditorRun } from './useLiveRun';
 /** How often a running step's rate and ETA, and its compute details, are read. */
 const DETAIL_POLL_MS = 2000;
 
-const ACTION_ICONS = { pause: LuPause, resume: LuPlay, cancel: LuSquare, retry: LuRotateCcw, retry_failed_records: LuRotateCcw } as const;
+const ACTION_ICONS = {
+  pause: LuPause,
+  resume: LuPlay,
+  cancel: LuSquare,
+  retry: LuRotateCcw,
+  retry_failed_records: LuRotateCcw,
+  retry_from_scratch: LuRefreshCcw,
+} as const;
 
 /** What can be done to a run in its state. */
 export function runActions(run: Pick<WorkflowRun, 'state'>): RunAction[] {
@@ -35,7 +48,7 @@ export function runActions(run: Pick<WorkflowRun, 'state'>): RunAction[] {
       return ['resume', 'cancel'];
     case 'failed':
     case 'cancelled':
-      return ['retry'];
+      return ['retry', 'retry_from_scratch'];
     default:
       return [];
   }
@@ -51,9 +64,9 @@ export function stepRunActions(stepRun: Pick<StepRun, 'state' | 'records_failed'
     case 'paused':
       return ['resume', 'cancel'];
     case 'failed':
-      return stepRun.records_failed > 0 ? ['retry', 'retry_failed_records'] : ['retry'];
+      return stepRun.records_failed > 0 ? ['retry', 'retry_failed_records', 'retry_from_scratch'] : ['retry', 'retry_from_scratch'];
     case 'cancelled':
-      return ['retry'];
+      return ['retry', 'retry_from_scratch'];
     case 'succeeded':
       return stepRun.records_failed > 0 ? ['retry_failed_records'] : [];
     default:
@@ -81,12 +94,35 @@ export function stepBarValue(stepRun: Pick<StepRun, 'state' | 'percent'>): numbe
  * Docked below the canvas: the run shown (state, progress, pause / resume / cancel / retry), each
  * step run's progress with its controls, log and compute details, and the workflow's run history.
  */
-export function RunPanel({ editorRun }: { editorRun: EditorRun }) {
+export function RunPanel({ editorRun, stepIds }: { editorRun: EditorRun; stepIds?: ReadonlySet<string> }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [open, setOpen] = useState(true);
   const { run, pick } = editorRun;
   const [controlRun, { isLoading: controlling }] = useControlRunMutation();
+  const [controlStepRun, { isLoading: controllingStep }] = useControlStepRunMutation();
+  // Cancelling is asked first, showing what is done so far: the whole run (null) or one step run.
+  const [toCancel, setToCancel] = useState<{ stepRunId: string | null } | null>(null);
+  const keepRunning = useCallback(() => setToCancel(null), []);
+  // Another run picked in the history: the question was about the one shown before.
+  useEffect(() => setToCancel(null), [run?.id]);
+  const confirmCancel = async () => {
+    if (!run || !toCancel) return;
+    const { stepRunId } = toCancel;
+    const result = stepRunId ? await controlStepRun({ stepRunId, runId: run.id, action: 'cancel' }) : await controlRun({ runId: run.id, action: 'cancel' });
+    // A refusal is explained by the notices; the question stays for another try or "Keep running".
+    if ('data' in result) setToCancel(null);
+  };
+  // Starting over calls every record's outside systems again (and pays again): asked first.
+  const [toRedo, setToRedo] = useState<{ stepRunId: string | null } | null>(null);
+  useEffect(() => setToRedo(null), [run?.id]);
+  const confirmRedo = async () => {
+    if (!run || !toRedo) return;
+    const { stepRunId } = toRedo;
+    const action = 'retry_from_scratch';
+    const result = stepRunId ? await controlStepRun({ stepRunId, runId: run.id, action }) : await controlRun({ runId: run.id, action });
+    if ('data' in result) setToRedo(null);
+  };
   const finishedSteps = run ? run.step_runs.filter((s) => !isOpenState(s.state)).length : 0;
 
   return (
@@ -108,7 +144,7 @@ export function RunPanel({ editorRun }: { editorRun: EditorRun }) {
         </Heading>
         {run ? (
           <>
-            <RunStateBadge state={run.state} data-testid="run-state" />
+            <RunStateBadge state={run.state} reason={run.state_reason} data-testid="run-state" />
             {run.sample_size !== null && (
               <Badge variant="outline" size="sm">
                 {t('run.panel.preview', { count: run.sample_size })}
@@ -132,7 +168,13 @@ export function RunPanel({ editorRun }: { editorRun: EditorRun }) {
                     variant="outline"
                     colorPalette={action === 'cancel' ? 'red' : 'gray'}
                     disabled={controlling}
-                    onClick={() => void controlRun({ runId: run.id, action })}
+                    onClick={() =>
+                      action === 'cancel'
+                        ? setToCancel({ stepRunId: null })
+                        : action === 'retry_from_scratch'
+                          ? setToRedo({ stepRunId: null })
+                          : void controlRun({ runId: run.id, action })
+                    }
                   >
                     <ActionIcon aria-hidden />
                     {t(`run.action.${action}`)}
@@ -147,6 +189,7 @@ export function RunPanel({ editorRun }: { editorRun: EditorRun }) {
           </Text>
         )}
       </Flex>
+      {run && <RunReason run={run} />}
       {open && (
         <Box id="run-panel-body" maxH={{ base: '50vh', lg: '36vh' }} overflowY="auto" px="3" pb="2">
           <Tabs.Root defaultValue="steps" size="sm" variant="line" lazyMount>
@@ -158,7 +201,13 @@ export function RunPanel({ editorRun }: { editorRun: EditorRun }) {
               {run ? (
                 <Stack gap="1" as="ul" listStyleType="none">
                   {run.step_runs.map((stepRun) => (
-                    <StepRunRow key={stepRun.id} stepRun={stepRun} />
+                    <StepRunRow
+                      key={stepRun.id}
+                      stepRun={stepRun}
+                      removed={!!stepIds && !stepIds.has(stepRun.step_id)}
+                      onCancel={() => setToCancel({ stepRunId: stepRun.id })}
+                      onStartOver={() => setToRedo({ stepRunId: stepRun.id })}
+                    />
                   ))}
                 </Stack>
               ) : (
@@ -173,7 +222,53 @@ export function RunPanel({ editorRun }: { editorRun: EditorRun }) {
           </Tabs.Root>
         </Box>
       )}
+      {run && (
+        <CancelRunDialog
+          run={run}
+          stepRunId={toCancel?.stepRunId}
+          open={toCancel !== null}
+          loading={controlling || controllingStep}
+          onConfirm={() => void confirmCancel()}
+          onCancel={keepRunning}
+        />
+      )}
+      <ConfirmDialog
+        open={toRedo !== null}
+        title={t('run.startOver.title')}
+        body={t('run.startOver.body')}
+        confirmLabel={t('run.action.retry_from_scratch')}
+        destructive
+        loading={controlling || controllingStep}
+        onConfirm={() => void confirmRedo()}
+        onCancel={() => setToRedo(null)}
+      />
     </Box>
+  );
+}
+
+/**
+ * Why the run shown stopped, in the server's words (the error's text when it failed), and the way
+ * on when its credits ran out: the top-up, after which it resumes by itself. A pause or cancel by
+ * the user is said by the badge alone.
+ */
+function RunReason({ run }: { run: WorkflowRun }) {
+  const intl = useIntl();
+  const reason = run.state_reason;
+  if (!reason || reason.code === 'by_user') return null;
+  return (
+    <Flex align="center" gap="3" px="3" pb="1.5" wrap="wrap" data-testid="run-state-reason" data-reason={reason.code}>
+      <Text textStyle="sm" color={run.state === 'failed' ? 'fg.error' : 'fg.warning'} whiteSpace="pre-wrap" wordBreak="break-word">
+        {reason.message}
+      </Text>
+      {reason.code === 'credits' && (
+        <Button asChild size="xs" colorPalette="brand" title={intl.formatMessage({ id: 'run.reason.topUpHint' })}>
+          <LocaleLink to="/billing">
+            <LuCoins aria-hidden />
+            {intl.formatMessage({ id: 'payments.topUp.title' })}
+          </LocaleLink>
+        </Button>
+      )}
+    </Flex>
   );
 }
 
@@ -183,6 +278,8 @@ function RunHistory({ workflowId, shown, onPick }: { workflowId: string; shown: 
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [page, setPage] = useState(1);
   const { data: history } = useListRunsQuery({ workflowId, page });
+  // A server without billing charges nothing: its runs' cost is left out.
+  const billingOn = useGetBalanceQuery().data?.billing_enabled ?? true;
   if (!history || history.items.length === 0) {
     return (
       <Text textStyle="sm" color="fg.muted">
@@ -199,6 +296,9 @@ function RunHistory({ workflowId, shown, onPick }: { workflowId: string; shown: 
               size="sm"
               variant={item.id === shown?.id ? 'subtle' : 'ghost'}
               w="full"
+              h="auto"
+              py="1.5"
+              flexWrap="wrap"
               justifyContent="flex-start"
               aria-current={item.id === shown?.id ? 'true' : undefined}
               title={t('run.history.pick')}
@@ -206,7 +306,11 @@ function RunHistory({ workflowId, shown, onPick }: { workflowId: string; shown: 
               data-testid="run-history-item"
             >
               {/* The shown run's state is live; the list's copy may be a moment old. */}
-              <RunStateBadge state={item.id === shown?.id ? shown.state : item.state} size="sm" />
+              <RunStateBadge
+                state={item.id === shown?.id ? shown.state : item.state}
+                reason={item.id === shown?.id ? shown.state_reason : item.state_reason}
+                size="sm"
+              />
               <Text as="span">{t(`run.mode.${item.mode}`)}</Text>
               {item.sample_size !== null && (
                 <Text as="span" color="fg.muted">
@@ -215,6 +319,13 @@ function RunHistory({ workflowId, shown, onPick }: { workflowId: string; shown: 
               )}
               <Text as="span" color="fg.muted" ms="auto" textStyle="xs">
                 <RelativeTime value={item.created_at} />
+              </Text>
+              <Text as="span" w="full" textAlign="start" color="fg.muted" textStyle="xs" fontWeight="normal" data-testid="run-history-figures">
+                {[
+                  formatRunDuration(intl, item.duration_ms),
+                  t('run.history.records', { count: item.records }),
+                  ...(billingOn ? [t('run.history.cost', { count: item.cost_credits, credits: formatCredits(intl, item.cost_credits) })] : []),
+                ].join(' · ')}
               </Text>
             </Button>
           </li>
@@ -225,7 +336,12 @@ function RunHistory({ workflowId, shown, onPick }: { workflowId: string; shown: 
   );
 }
 
-function StepRunRow({ stepRun }: { stepRun: StepRun }) {
+/**
+ * One step run: name, state, progress, records, speed, output, its controls (cancel asks first:
+ * onCancel). A run holds the steps as they were when it started: one whose step has left the
+ * workflow since (deleted, undone, restored away) stays listed, as it did run, marked removed.
+ */
+function StepRunRow({ stepRun, removed, onCancel, onStartOver }: { stepRun: StepRun; removed: boolean; onCancel: () => void; onStartOver: () => void }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [expanded, setExpanded] = useState(false);
@@ -258,11 +374,17 @@ function StepRunRow({ stepRun }: { stepRun: StepRun }) {
           justifyContent="flex-start"
         >
           {expanded ? <LuChevronDown aria-hidden /> : <LuChevronRight aria-hidden />}
-          <Text as="span" truncate fontWeight="semibold">
+          <Text as="span" truncate fontWeight="semibold" color={removed ? 'fg.muted' : undefined}>
             {stepRun.step_name}
           </Text>
         </Button>
-        <RunStateBadge state={stepRun.state} size="sm" />
+        {removed && (
+          <Badge variant="outline" size="sm" title={t('run.step.removedHint')} data-testid="step-run-removed">
+            {t('run.step.removed')}
+            <VisuallyHidden>{t('run.step.removedHint')}</VisuallyHidden>
+          </Badge>
+        )}
+        <RunStateBadge state={stepRun.state} reason={stepRun.state_reason} size="sm" />
         <Progress.Root size="xs" flex="1" minW="24" value={stepBarValue(stepRun)} colorPalette={stepRun.state === 'failed' ? 'red' : 'brand'}>
           <Progress.Track rounded="full" aria-label={t('run.step.progress', { name: stepRun.step_name })}>
             <Progress.Range />
@@ -293,7 +415,13 @@ function StepRunRow({ stepRun }: { stepRun: StepRun }) {
                 size="2xs"
                 variant="outline"
                 disabled={controlling}
-                onClick={() => void control({ stepRunId: stepRun.id, runId: stepRun.run_id, action })}
+                onClick={() =>
+                  action === 'cancel'
+                    ? onCancel()
+                    : action === 'retry_from_scratch'
+                      ? onStartOver()
+                      : void control({ stepRunId: stepRun.id, runId: stepRun.run_id, action })
+                }
               >
                 <ActionIcon aria-hidden />
                 {t(`run.action.${action}`)}
@@ -312,6 +440,25 @@ function StepRunRow({ stepRun }: { stepRun: StepRun }) {
   );
 }
 
+/** When a step run or compute job started and ended, in the reader's time zone and language. */
+function StartedEnded({ startedAt, endedAt, testId }: { startedAt: string | null; endedAt: string | null; testId: string }) {
+  if (!startedAt && !endedAt) return null;
+  return (
+    <Flex gap="4" wrap="wrap" textStyle="xs" color="fg.muted" data-testid={testId}>
+      {startedAt && (
+        <Text>
+          <FormattedMessage id="run.step.started" values={{ time: <LocalTime value={startedAt} /> }} />
+        </Text>
+      )}
+      {endedAt && (
+        <Text>
+          <FormattedMessage id="run.step.ended" values={{ time: <LocalTime value={endedAt} /> }} />
+        </Text>
+      )}
+    </Flex>
+  );
+}
+
 function StepRunDetails({ id, stepRun }: { id: string; stepRun: StepRun }) {
   const intl = useIntl();
   const t = (key: string, values?: Record<string, string | number>) => intl.formatMessage({ id: key }, values);
@@ -320,6 +467,7 @@ function StepRunDetails({ id, stepRun }: { id: string; stepRun: StepRun }) {
   const jobs = data?.items ?? [];
   return (
     <Box id={id} ps="6" pt="2" data-testid="step-run-details">
+      <StartedEnded startedAt={stepRun.started_at} endedAt={stepRun.ended_at} testId="step-run-times" />
       {!isLoading && jobs.length === 0 && (
         <Text textStyle="xs" color="fg.muted">
           {t('run.step.noJobs')}
@@ -342,6 +490,11 @@ function StepRunDetails({ id, stepRun }: { id: string; stepRun: StepRun }) {
                 : intl.formatNumber(job.peak_rss_bytes / 1024 / 1024, { style: 'unit', unit: 'megabyte', unitDisplay: 'short', maximumFractionDigits: 1 })}
             </Text>
           </Flex>
+          <StartedEnded startedAt={job.started_at} endedAt={job.ended_at} testId="compute-job-times" />
+          {/* The server measures the worker process, not the step (`resources_of: 'process'`): say so. */}
+          <Text textStyle="xs" color="fg.muted">
+            {t('run.step.processHint')}
+          </Text>
           {job.log_dropped > 0 && (
             <Text textStyle="xs" color="fg.muted">
               {t('run.step.logDropped', { count: job.log_dropped })}
@@ -362,7 +515,22 @@ function StepRunDetails({ id, stepRun }: { id: string; stepRun: StepRun }) {
             whiteSpace="pre-wrap"
             wordBreak="break-word"
           >
-            {job.log_lines.length ? job.log_lines.join('\n') : t('run.step.noLog')}
+            {job.log.length
+              ? job.log.map((line, i) => (
+                  <Fragment key={i}>
+                    {i > 0 && '\n'}
+                    <span data-testid="log-line">
+                      {/* The server sends the time apart (UTC): shown in the reader's zone and language. */}
+                      {line.at && (
+                        <Text as="span" color="fg.muted">
+                          <LocalTime value={line.at} timeOnly />{' '}
+                        </Text>
+                      )}
+                      {line.text}
+                    </span>
+                  </Fragment>
+                ))
+              : t('run.step.noLog')}
           </Box>
         </Stack>
       ))}

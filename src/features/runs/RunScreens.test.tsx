@@ -1,28 +1,15 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
 import { accountIn, api } from '../../test/handlers';
 import { renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
-import { info, workflowWith } from '../workflows/editor/editorFixtures';
-import { runOf, stepRunOf, summaryOf } from './runFixtures';
+import { serveEditor, workflowWith } from '../workflows/editor/editorFixtures';
+import { computeJobOf, keep, load, runOf, serveRuns, stepRunOf, summaryOf } from './runFixtures';
 import type { WorkflowRun } from './runsApi';
-import { EDITOR_FIRST_RENDER } from '../../test/waits';
+import '../../test/opensEditor';
 
 // Issue 9, the run screens in the editor: starting runs, each node's state in the run shown, the
 // run panel (progress, controls, logs, compute details, history), in English and Chinese.
-
-const load: StepOut = { id: 's-1', workflow_id: 'w-1', step_type: 'import_csv', name: 'Load leads', param_inputs: {}, inputs: [], position: { x: 0, y: 0 } };
-const keep: StepOut = {
-  id: 's-2',
-  workflow_id: 'w-1',
-  step_type: 'filter',
-  name: 'Keep big ones',
-  param_inputs: {},
-  inputs: ['s-1'],
-  position: { x: 0, y: 140 },
-};
-const catalogue = [info('import_csv', 'Import CSV', 'source', 0, 0), info('filter', 'Filter rows', 'transform', 1, 1)];
 
 const encoder = new TextEncoder();
 /** An event stream answering these events; open ones stay open (as while a run goes on). */
@@ -39,19 +26,9 @@ function eventStream(events: { id: number; type: string; data: object }[], { clo
 
 /** The editor's world: workflow w-1 with two steps, these runs in its history (newest first). */
 function serve(history: WorkflowRun[]) {
-  localStorage.setItem('accessToken', 'good');
+  serveEditor({ workflow: workflowWith([load, keep]) });
+  serveRuns(history);
   server.use(
-    http.get(api('/workflows/w-1'), () => HttpResponse.json(workflowWith([load, keep]))),
-    http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: catalogue, total: 2, page: 1, page_size: 200, ranking: 'text' })),
-    http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
-    http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
-    http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ items: [] })),
-    http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
-    http.get(api('/workflow-runs/'), () => HttpResponse.json({ items: history.map(summaryOf), total: history.length, page: 1, page_size: 20 })),
-    http.get(api('/workflow-runs/:id'), ({ params }) => {
-      const run = history.find((r) => r.id === params.id);
-      return run ? HttpResponse.json(run) : HttpResponse.json({ detail: 'Run not found.' }, { status: 404 });
-    }),
     http.get(api('/workflow-runs/:id/events'), () => eventStream([])),
     http.get(api('/step-runs/:id/progress'), ({ params }) => {
       const s = history.flatMap((r) => r.step_runs).find((x) => x.id === params.id)!;
@@ -75,7 +52,7 @@ function serve(history: WorkflowRun[]) {
 const node = (name: string) => screen.getAllByTestId('step-node').find((n) => n.getAttribute('aria-label') === name)!;
 const nodeState = (name: string) => within(node(name)).getByTestId('step-run-state');
 const selectStep = async (name: string) => {
-  await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
+  await screen.findAllByTestId('step-node');
   fireEvent.click(within(node(name)).getByText(name));
 };
 
@@ -282,22 +259,14 @@ describe('the run panel', () => {
         HttpResponse.json({
           step_run: run.step_runs[0],
           items: [
-            {
-              id: 'cj-1',
-              step_run_id: 'sr-s-1',
-              state: 'succeeded',
-              worker: 'worker-a:4242',
-              attempt: 1,
-              queued_at: '2026-11-20T10:00:00.000Z',
-              started_at: null,
-              ended_at: null,
-              cpu_ms: 1500,
-              peak_rss_bytes: 52428800,
-              cost_credits: 0,
+            computeJobOf({
+              log: [
+                { at: null, text: 'read 100 rows' },
+                { at: null, text: 'row 7: timeout' },
+              ],
               log_lines: ['read 100 rows', 'row 7: timeout'],
               log_dropped: 3,
-              error: null,
-            },
+            }),
           ],
         }),
       ),
@@ -315,8 +284,10 @@ describe('the run panel', () => {
     const details = await within(row).findByTestId('step-run-details');
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     expect(await within(details).findByText('Worker: worker-a:4242')).toBeInTheDocument();
-    expect(within(details).getByText('CPU time: 1.5 sec')).toBeInTheDocument();
-    expect(within(details).getByText('Peak memory: 50 MB')).toBeInTheDocument();
+    // The worker process's CPU and memory, labelled as the process's: steps share it and DuckDB's threads.
+    expect(within(details).getByText('Process CPU time: 1.5 sec')).toBeInTheDocument();
+    expect(within(details).getByText('Process peak memory (RSS): 50 MB')).toBeInTheDocument();
+    expect(within(details).getByText(/shared with DuckDB and any other steps running at the same time: not this step’s alone/)).toBeInTheDocument();
     expect(within(details).getByText('3 earlier lines left out')).toBeInTheDocument();
     expect(within(details).getByLabelText('Log')).toHaveTextContent('read 100 rows row 7: timeout');
   });
@@ -369,6 +340,26 @@ describe('the run panel', () => {
     expect(within(panel).getAllByTestId('run-history-item')[1]).toHaveAttribute('aria-current', 'true');
   });
 
+  it('says in the history how long each run took, how many records it processed and what it cost', async () => {
+    const ended = runOf([stepRunOf('s-1', 'Load leads', { state: 'succeeded', records_done: 1200, records_total: 1200, percent: 100 })], {
+      id: 'r-1',
+      state: 'succeeded',
+      ended_at: '2026-11-20T10:02:05.000Z',
+    });
+    serve([ended]);
+    server.use(
+      http.get(api('/workflow-runs/'), () =>
+        HttpResponse.json({ items: [summaryOf(ended, { duration_ms: 125_000, records: 1200, cost_credits: 2.5 })], total: 1, page: 1, page_size: 20 }),
+      ),
+      http.get(api('/balance/'), () => HttpResponse.json({ balance: 10, billing_enabled: true, paused_runs: 0 })),
+    );
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    await waitFor(() => expect(nodeState('Load leads')).toHaveAttribute('data-state', 'succeeded'));
+    const panel = screen.getByRole('region', { name: 'Run' });
+    await user.click(within(panel).getByRole('tab', { name: 'Run history' }));
+    expect(await within(panel).findByTestId('run-history-figures')).toHaveTextContent('2m 5s · 1,200 records · 2.5 credits');
+  });
+
   it('opens the run a link names (?run=, the billing page’s usage rows)', async () => {
     const newer = runOf([stepRunOf('s-1', 'Load leads', { state: 'failed', error: { message: 'File “leads.csv” is gone.', key: 'x' } })], {
       id: 'r-2',
@@ -394,7 +385,7 @@ describe('the run panel', () => {
       http.get(api('/workflow-runs/'), ({ request }) => {
         const page = Number(new URL(request.url).searchParams.get('page'));
         pages.push(String(page));
-        return HttpResponse.json({ items: runs.slice((page - 1) * 20, page * 20).map(summaryOf), total: 21, page, page_size: 20 });
+        return HttpResponse.json({ items: runs.slice((page - 1) * 20, page * 20).map((run) => summaryOf(run)), total: 21, page, page_size: 20 });
       }),
     );
     const { user } = renderApp({ route: '/workflows/w-1' });
@@ -443,5 +434,52 @@ describe('the run screens in Chinese', () => {
       expect(await screen.findByRole('button', { name })).toBeEnabled();
     await user.click(within(panel).getByRole('tab', { name: '运行历史' }));
     expect(await within(panel).findByText('整个工作流')).toBeInTheDocument();
+  });
+});
+
+describe('times in the run screens', () => {
+  // The app formats with the browser's time zone (no zone given to Intl): the expected texts come
+  // from the same Intl calls in this process's zone, and the raw UTC strings must not show.
+  const started = '2026-11-20T10:00:05.000Z';
+  const ended = '2026-11-20T10:02:41.000Z';
+  const logAt = '2026-11-20T10:01:17.000Z';
+  const dateTime = (language: string, iso: string) => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
+  const time = (language: string, iso: string) =>
+    new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(iso));
+
+  it.each([
+    { route: '/workflows/w-1', language: 'en', name: 'Load leads', started: 'Started', ended: 'Ended', text: 'Done: 3 record(s)' },
+    { route: '/cn/workflows/w-1', language: 'zh-CN', name: 'Load leads', started: '开始于', ended: '结束于', text: '完成：3 条记录' },
+  ])('shows log line, compute job and step run times in the reader’s zone and language ($language)', async (c) => {
+    const run = runOf(
+      [stepRunOf('s-1', c.name, { state: 'succeeded', records_done: 3, records_total: 3, percent: 100, started_at: started, ended_at: ended })],
+      {
+        state: 'succeeded',
+      },
+    );
+    serve([run]);
+    if (c.language === 'zh-CN') server.use(accountIn('cn'));
+    server.use(
+      http.get(api('/compute-jobs/step-runs/sr-s-1/details'), () =>
+        HttpResponse.json({
+          step_run: run.step_runs[0],
+          items: [computeJobOf({ started_at: started, ended_at: ended, log: [{ at: logAt, text: c.text }], log_lines: [`${logAt} ${c.text}`] })],
+        }),
+      ),
+    );
+    const { user } = renderApp({ route: c.route });
+    const row = await screen.findByRole('group', { name: c.name });
+    await user.click(within(row).getByRole('button', { name: new RegExp(c.name) }));
+    const details = await within(row).findByTestId('step-run-details');
+
+    const line = await within(details).findByTestId('log-line');
+    expect(line).toHaveTextContent(`${time(c.language, logAt)} ${c.text}`);
+    expect(within(line).getByText(time(c.language, logAt)).closest('time')).toHaveAttribute('dateTime', logAt);
+    for (const testId of ['step-run-times', 'compute-job-times']) {
+      const times = within(details).getByTestId(testId);
+      expect(times).toHaveTextContent(`${c.started} ${dateTime(c.language, started)}`);
+      expect(times).toHaveTextContent(`${c.ended} ${dateTime(c.language, ended)}`);
+    }
+    expect(details.textContent).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
   });
 });

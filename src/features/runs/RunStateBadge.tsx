@@ -1,7 +1,7 @@
 import { Badge, Icon, Text, VisuallyHidden, type BadgeProps } from '@chakra-ui/react';
 import { useIntl, type IntlShape } from 'react-intl';
-import { RUN_STATE_LOOK } from './runLook';
-import type { RunState, StepRun } from './runsApi';
+import { RUN_STATE_LOOK, stateLabelId } from './runLook';
+import type { RunState, StateReason, StepRun } from './runsApi';
 
 /**
  * "1,200 of 5,000 records" / "1,200 records" (total unknown); failed records added when any. A
@@ -17,14 +17,17 @@ export function recordsText(intl: IntlShape, stepRun: Pick<StepRun, 'records_don
   return stepRun.records_failed > 0 ? `${done} · ${intl.formatMessage({ id: 'run.recordsFailed' }, { failed: stepRun.records_failed })}` : done;
 }
 
-/** A run or step run state as an icon and a word, in the state's colour. */
-export function RunStateBadge({ state, ...rest }: { state: RunState } & BadgeProps) {
+/**
+ * A run or step run state as an icon and words, in the state's colour; with its reason when it has
+ * one ("Paused: out of credits", "Cancelled by you", "Failed: worker lost").
+ */
+export function RunStateBadge({ state, reason, ...rest }: { state: RunState; reason?: StateReason | null } & BadgeProps) {
   const intl = useIntl();
   const look = RUN_STATE_LOOK[state];
   return (
-    <Badge colorPalette={look.palette} variant="subtle" data-state={state} {...rest}>
+    <Badge colorPalette={look.palette} variant="subtle" data-state={state} data-reason={reason?.code} {...rest}>
       <Icon as={look.icon} aria-hidden />
-      {intl.formatMessage({ id: `run.state.${state}` })}
+      {intl.formatMessage({ id: stateLabelId(state, reason) })}
     </Badge>
   );
 }
@@ -33,7 +36,7 @@ export function RunStateBadge({ state, ...rest }: { state: RunState } & BadgePro
 export function NodeRunBadge({ stepRun }: { stepRun: StepRun }) {
   const intl = useIntl();
   const look = RUN_STATE_LOOK[stepRun.state];
-  const label = intl.formatMessage({ id: `run.state.${stepRun.state}` });
+  const label = intl.formatMessage({ id: stateLabelId(stepRun.state, stepRun.state_reason) });
   const records = stepRun.state === 'queued' || stepRun.state === 'skipped' ? '' : recordsText(intl, stepRun);
   const error = stepRun.error?.message ?? '';
   const title = [label, records, error].filter(Boolean).join(' · ');

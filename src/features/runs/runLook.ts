@@ -1,6 +1,6 @@
 import type { IconType } from 'react-icons';
 import { LuBan, LuCircleCheck, LuCircleDashed, LuCircleX, LuDatabaseZap, LuLoaderCircle, LuPause, LuSkipForward } from 'react-icons/lu';
-import type { RunState } from './runsApi';
+import type { RunState, StateReason } from './runsApi';
 
 // How a run or step run state looks everywhere (node badges, the run panel): one colour palette
 // (Chakra's "subtle" badge pairs meet WCAG AA in both themes) and one icon per state.
@@ -15,6 +15,18 @@ export const RUN_STATE_LOOK: Record<RunState, { palette: string; icon: IconType 
   skipped: { palette: 'gray', icon: LuSkipForward },
   cached: { palette: 'teal', icon: LuDatabaseZap },
 };
+
+/** The states whose reasons have words of their own ("Paused: out of credits", "Cancelled by you"). */
+const REASON_LABELS: Partial<Record<RunState, readonly StateReason['code'][]>> = {
+  paused: ['by_user', 'credits'],
+  cancelled: ['by_user'],
+  failed: ['worker_lost', 'limit', 'error'],
+};
+
+/** The message id naming a state with its reason ("run.reason.paused.credits"), or the state alone. */
+export function stateLabelId(state: RunState, reason?: StateReason | null): string {
+  return reason && REASON_LABELS[state]?.includes(reason.code) ? `run.reason.${state}.${reason.code}` : `run.state.${state}`;
+}
 
 const OPEN: readonly string[] = ['queued', 'running', 'paused'];
 

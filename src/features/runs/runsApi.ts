@@ -1,6 +1,15 @@
 import type { Static } from '@sinclair/typebox';
-import type { ComputeJobOut, ProgressOut, RunListOut, StepRunComputeOut, StepRunOut, WorkflowRunOut } from '../../../server/src/modules/runs/runs.schemas';
-import type { RunAction, RunMode, RunState, StepRunAction } from '../../../server/src/modules/runs/run-states';
+import type {
+  ComputeJobOut,
+  ProgressOut,
+  RunListItemOut,
+  RunListOut,
+  StateReasonOut,
+  StepRunComputeOut,
+  StepRunOut,
+  WorkflowRunOut,
+} from '../../../server/src/modules/runs/runs.schemas';
+import type { RunAction, RunMode, RunStarter, RunState, StepRunAction } from '../../../server/src/engine/run/run-states';
 import { baseApi } from '../../services/baseApi';
 
 // Spec areas "Execution", "Runs" and "Compute jobs": start a run from a step, read a run with its
@@ -9,10 +18,33 @@ import { baseApi } from '../../services/baseApi';
 export type WorkflowRun = WorkflowRunOut;
 export type StepRun = StepRunOut;
 export type StepRunProgress = ProgressOut;
+/** Why a run or step run is paused, failed or cancelled: a code and the server's words for it. */
+export type StateReason = NonNullable<StateReasonOut>;
 export type ComputeJob = ComputeJobOut;
 export type RunList = Static<typeof RunListOut>;
+/** A run as the lists show it: with its workflow's name, duration, records, cost and who started it. */
+export type RunListItem = RunListItemOut;
 export type StepRunDetails = Static<typeof StepRunComputeOut>;
-export type { RunAction, RunMode, RunState, StepRunAction };
+export type { RunAction, RunMode, RunStarter, RunState, StepRunAction };
+
+export interface ListRunsArgs {
+  /** One workflow's runs (the editor's run history); absent: every run of the user (the executions page). */
+  workflowId?: string;
+  /** Only runs in these states; absent or empty: all. */
+  states?: readonly RunState[];
+  page?: number;
+  pageSize?: number;
+}
+
+/** The list's query string: `state` is repeated, one per state (the server reads it as a list). */
+export function runListUrl({ workflowId, states = [], page = 1, pageSize = 20 }: ListRunsArgs): string {
+  const query = new URLSearchParams();
+  if (workflowId) query.set('workflow_id', workflowId);
+  for (const state of states) query.append('state', state);
+  query.set('page', String(page));
+  query.set('page_size', String(pageSize));
+  return `/workflow-runs/?${query.toString()}`;
+}
 
 /** The size of a preview run ("Preview on 100 records"). */
 export const PREVIEW_SAMPLE_SIZE = 100;
@@ -29,6 +61,7 @@ const runTags = (run: { id: string; workflow_id: string } | undefined) =>
     ? [
         { type: 'WorkflowRun' as const, id: run.id },
         { type: 'WorkflowRun' as const, id: `LIST:${run.workflow_id}` },
+        { type: 'WorkflowRun' as const, id: 'LIST' },
       ]
     : [];
 
@@ -51,7 +84,8 @@ export const runsApi = baseApi.injectEndpoints({
         params: { mode, ...(sampleSize ? { sample_size: sampleSize } : {}) },
         body: {},
       }),
-      invalidatesTags: (_r, _e, { workflowId }) => [{ type: 'WorkflowRun', id: `LIST:${workflowId}` }],
+      // Every list of runs shows the new one: the workflow's history and the executions page.
+      invalidatesTags: [{ type: 'WorkflowRun', id: 'LIST' }],
       // The new run is put in the cache at once: the canvas and the panel show it without a fetch.
       async onQueryStarted(_args, { dispatch, queryFulfilled }) {
         try {
@@ -66,10 +100,10 @@ export const runsApi = baseApi.injectEndpoints({
       query: (id) => `/workflow-runs/${id}`,
       providesTags: (result, _e, id) => [{ type: 'WorkflowRun', id }, ...(result ? result.step_runs.map((s) => ({ type: 'StepRun' as const, id: s.id })) : [])],
     }),
-    listRuns: build.query<RunList, { workflowId: string; page?: number; pageSize?: number }>({
-      query: ({ workflowId, page = 1, pageSize = 20 }) => ({ url: '/workflow-runs/', params: { workflow_id: workflowId, page, page_size: pageSize } }),
+    listRuns: build.query<RunList, ListRunsArgs>({
+      query: runListUrl,
       providesTags: (_r, _e, { workflowId }) => [
-        { type: 'WorkflowRun', id: `LIST:${workflowId}` },
+        ...(workflowId ? [{ type: 'WorkflowRun' as const, id: `LIST:${workflowId}` }] : []),
         { type: 'WorkflowRun', id: 'LIST' },
       ],
     }),

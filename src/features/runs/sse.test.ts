@@ -1,4 +1,5 @@
-import { createSseParser, readEventStream, type ServerSentEvent } from './sse';
+import { createEventStreamParser as createSseParser, type ServerSentEvent } from '../../services/eventStream';
+import { readEventStream } from './sse';
 
 // The run's events arrive as text/event-stream over fetch, in pieces cut anywhere by the network.
 

@@ -37,7 +37,7 @@ export function useLiveRun(runId: string | null): { run: WorkflowRun | undefined
   // A run seen ending (by its events or by polling): the history's copy of its state is stale.
   const wasOpen = useRef(false);
   useEffect(() => {
-    if (wasOpen.current && !open && shown) dispatch(runsApi.util.invalidateTags([{ type: 'WorkflowRun', id: `LIST:${shown.workflow_id}` }, 'Dataset']));
+    if (wasOpen.current && !open && shown) dispatch(runsApi.util.invalidateTags([{ type: 'WorkflowRun', id: 'LIST' }, 'Dataset']));
     wasOpen.current = open;
   }, [dispatch, open, shown]);
 
@@ -103,8 +103,11 @@ export function useEditorRun(workflowId: string, initialRunId: string | null = n
   const runId = picked ?? history?.items[0]?.id ?? null;
   const { run } = useLiveRun(runId);
   const byStep = useMemo(() => new Map<string, StepRun>((run?.step_runs ?? []).map((s) => [s.step_id, s])), [run]);
-  const busy = isOpenState(run?.state) || (history?.items ?? []).some((r) => r.id !== run?.id && isOpenState(r.state));
-  return { workflowId, runId, run, byStep, busy, history, pick: setPicked };
+  const others = (history?.items ?? []).filter((r) => r.id !== run?.id);
+  const busy = isOpenState(run?.state) || others.some((r) => isOpenState(r.state));
+  // A run waiting for credits: the credit chip stays (with its top-up) though no run can start.
+  const pausedForCredits = [run, ...others].some((r) => r?.state === 'paused' && r.state_reason?.code === 'credits');
+  return { workflowId, runId, run, byStep, busy, pausedForCredits, history, pick: setPicked };
 }
 
 export type EditorRun = ReturnType<typeof useEditorRun>;

@@ -4,7 +4,7 @@ import { LuPlus, LuSearch } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import { useDebouncedValue } from '../../components/useDebouncedValue';
-import { formatFineCredits } from '../usage/format';
+import { formatCredits } from '../usage/format';
 import { useGetBalanceQuery } from '../usage/usageApi';
 import { lookOf } from '../workflows/editor/categories';
 import { STEP_DRAG_TYPE } from '../workflows/editor/StepCanvas';
@@ -20,7 +20,7 @@ function CostHint({ cost }: { cost: StepInfoOut['cost'] }) {
     <Text textStyle="xs" color="fg.muted" data-testid="catalogue-cost">
       {intl.formatMessage(
         { id: cost.per === 'record' ? 'billing.cost.perRecord' : 'billing.cost.perRun' },
-        { count: cost.credits, credits: formatFineCredits(intl, cost.credits) },
+        { count: cost.credits, credits: formatCredits(intl, cost.credits) },
       )}
     </Text>
   );

@@ -1,11 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
-import { api } from '../../test/handlers';
+import { accountIn, api } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
-import { info, workflowWith } from '../workflows/editor/editorFixtures';
+import { info, serveEditor, workflowWith } from '../workflows/editor/editorFixtures';
 import type { CostEstimate } from './usageApi';
+import '../../test/opensEditor';
 
 // The editor's run controls say what a run would cost against the balance, before it starts.
 
@@ -22,42 +23,32 @@ const ask: StepOut = {
 
 const estimate = (overrides: Partial<CostEstimate> = {}): CostEstimate => ({
   credits: 12.5,
+  unknown: false,
   balance: 40,
   enough: true,
   billing_enabled: true,
   lines: [
-    { step_id: 's-1', step_name: 'Load leads', step_type: 'import_csv', per: 'run', records: 250, credits: 0.5 },
-    { step_id: 's-2', step_name: 'Score leads', step_type: 'ai_chat', per: 'record', records: 250, credits: 12 },
+    { step_id: 's-1', step_name: 'Load leads', step_type: 'import_csv', per: 'run', records: 250, credits: 0.5, unknown: false },
+    { step_id: 's-2', step_name: 'Score leads', step_type: 'ai_chat', per: 'record', records: 250, credits: 12, unknown: false },
   ],
   ...overrides,
 });
 
 function serve(answer: (query: URLSearchParams) => CostEstimate) {
-  localStorage.setItem('accessToken', 'good');
   const asked: string[] = [];
   const billing = answer(new URLSearchParams()).billing_enabled;
+  serveEditor({
+    workflow: workflowWith([load, ask]),
+    infos: [
+      info('import_csv', 'Import CSV', 'source', 0, 0),
+      { ...info('ai_chat', 'Ask AI', 'enrich', 1, 1), cost: { per: 'record', credits: 0.05, note: '' } },
+    ],
+  });
   server.use(
     http.get(api('/balance/'), () => HttpResponse.json({ balance: 40, billing_enabled: billing, paused_runs: 0 })),
-    http.get(api('/workflows/w-1'), () => HttpResponse.json(workflowWith([load, ask]))),
-    http.get(api('/workflow-step-infos'), () =>
-      HttpResponse.json({
-        items: [
-          info('import_csv', 'Import CSV', 'source', 0, 0),
-          { ...info('ai_chat', 'Ask AI', 'enrich', 1, 1), cost: { per: 'record', credits: 0.05, note: '' } },
-        ],
-        total: 2,
-        page: 1,
-        page_size: 200,
-        ranking: 'text',
-      }),
-    ),
-    http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
-    http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
-    http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ items: [] })),
-    http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
     http.get(api('/workflows/w-1/cost-estimate'), ({ request }) => {
       const query = new URL(request.url).searchParams;
-      asked.push(`${query.get('step_id')} ${query.get('mode')}`);
+      asked.push(`${query.get('step_id')} ${query.get('mode')}${query.has('sample_size') ? ` ${query.get('sample_size')}` : ''}`);
       return HttpResponse.json(answer(query));
     }),
   );
@@ -83,6 +74,47 @@ describe('cost estimate in the run controls', () => {
     const inspector = await screen.findByRole('complementary', { name: 'Step settings' });
     expect(await within(inspector).findByTestId('cost-estimate')).toHaveTextContent('Estimated cost: 0.5 credits · balance 40');
     expect(asked).toContain('s-1 up_to');
+  });
+
+  it('shows the preview’s own cost beside "Preview on 100 records", not the full run’s', async () => {
+    // 3,201 records counted at upload: the full run calls the AI 3,201 times, the preview 100 times.
+    const asked = serve((query) =>
+      query.get('sample_size') === '100'
+        ? estimate({ credits: 5, lines: [estimate().lines[0], { ...estimate().lines[1], records: 100, credits: 5 }] })
+        : estimate({ credits: 160.05, balance: 400 }),
+    );
+    renderApp({ route: '/workflows/w-1' });
+    await selectStep('Score leads');
+    const inspector = await screen.findByRole('complementary', { name: 'Step settings' });
+    expect(within(inspector).getByRole('button', { name: 'Preview on 100 records' })).toBeInTheDocument();
+    expect(await within(inspector).findByTestId('preview-cost-estimate')).toHaveTextContent('Preview on 100 records: ≈ 5 credits');
+    expect(within(inspector).getByTestId('cost-estimate')).toHaveTextContent('Estimated cost: 160.05 credits · balance 400');
+    expect(asked).toEqual(expect.arrayContaining(['s-2 up_to', 's-2 up_to 100']));
+  });
+
+  it('says the cost is unknown when records are only known by running, never "≈ 0 credits"', async () => {
+    const unknownLine = { step_id: 's-2', step_name: 'Score leads', step_type: 'ai_chat', per: 'record' as const, records: null, credits: 0, unknown: true };
+    serve(() => estimate({ credits: 0, unknown: true, lines: [{ ...estimate().lines[0], credits: 0 }, unknownLine] }));
+    renderApp({ route: '/workflows/w-1' });
+    const toolbarEstimate = await screen.findByTestId('cost-estimate');
+    expect(toolbarEstimate).toHaveTextContent('Cost unknown until it runs · 40 available');
+    expect(toolbarEstimate).not.toHaveTextContent('≈ 0');
+    expect(toolbarEstimate).toHaveAttribute('title', 'Load leads: 0\nScore leads: unknown');
+
+    await selectStep('Score leads');
+    const inspector = await screen.findByRole('complementary', { name: 'Step settings' });
+    expect(await within(inspector).findByTestId('cost-estimate')).toHaveTextContent(
+      'Estimated cost: unknown until it runs (the records are only known then) · balance 40',
+    );
+    expect(within(inspector).getByTestId('preview-cost-estimate')).toHaveTextContent('Preview on 100 records: cost unknown until it runs');
+  });
+
+  it('says "at least" the known part when only some steps’ records are unknown, in Chinese too', async () => {
+    const unknownLine = { step_id: 's-3', step_name: 'Call CRM', step_type: 'http_request', per: 'record' as const, records: null, credits: 0, unknown: true };
+    serve(() => estimate({ unknown: true, lines: [...estimate().lines, unknownLine] }));
+    server.use(accountIn('cn'));
+    renderApp({ route: '/cn/workflows/w-1' });
+    expect(await screen.findByTestId('cost-estimate')).toHaveTextContent('≥ 12.5 积分 + 未知 · 可用 40');
   });
 
   it('the catalogue shows each paying step’s price', async () => {

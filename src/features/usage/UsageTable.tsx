@@ -1,10 +1,10 @@
-import { Field, Flex, Heading, Input, Link, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
+import { Field, Flex, Heading, Input, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { LocaleLink } from '../../i18n/LocaleLink';
-import { Pager } from '../workflows/Pager';
+import { DataTable, EmptyListState } from '../../components/DataTable';
 import { useListWorkflowsQuery } from '../workflows/workflowsApi';
-import { formatFineCredits } from './format';
+import { formatCredits } from './format';
 import { useListUsageRecordsQuery } from './usageApi';
 
 const PAGE_SIZE = 20;
@@ -56,58 +56,65 @@ export function UsageTable() {
           </NativeSelect.Root>
         </Field.Root>
       </Flex>
-      {data && data.total === 0 ? (
-        <Text color="fg.muted">{t('billing.records.empty')}</Text>
-      ) : (
-        <Table.ScrollArea borderWidth="1px" rounded="lg">
-          <Table.Root size="sm" aria-label={t('billing.records.title')} opacity={isFetching ? 0.7 : 1}>
-            <Table.Header>
-              <Table.Row bg="bg.subtle">
-                <Table.ColumnHeader>{t('billing.records.col.date')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('billing.records.col.workflow')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('billing.records.col.step')}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t('billing.records.col.quantity')}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t('billing.records.col.unitPrice')}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t('billing.records.col.credits')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('billing.records.col.run')}</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {(data?.items ?? []).map((record) => (
-                <Table.Row key={record.id}>
-                  <Table.Cell whiteSpace="nowrap">{intl.formatDate(record.created_at, { dateStyle: 'medium', timeStyle: 'short' })}</Table.Cell>
-                  <Table.Cell>{record.workflow_name ?? t('billing.records.deletedWorkflow')}</Table.Cell>
-                  <Table.Cell>
-                    {record.step_name ?? record.step_type}
-                    {record.description && (
-                      <Text as="span" display="block" textStyle="xs" color="fg.muted">
-                        {record.description}
-                      </Text>
-                    )}
-                  </Table.Cell>
-                  <Table.Cell textAlign="end" whiteSpace="nowrap">
-                    {t(`billing.unit.${record.unit}`, { count: record.quantity })}
-                  </Table.Cell>
-                  <Table.Cell textAlign="end">{formatFineCredits(intl, record.unit_price)}</Table.Cell>
-                  <Table.Cell textAlign="end" fontWeight="medium">
-                    {formatFineCredits(intl, record.credits)}
-                  </Table.Cell>
-                  <Table.Cell>
-                    {record.workflow_name ? (
-                      <Link asChild colorPalette="brand" color="colorPalette.fg">
-                        <LocaleLink to={`/workflows/${record.workflow_id}?run=${encodeURIComponent(record.run_id)}`}>{t('billing.records.openRun')}</LocaleLink>
-                      </Link>
-                    ) : (
-                      '—'
-                    )}
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </Table.ScrollArea>
-      )}
-      {data && data.total > PAGE_SIZE && <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
+      <DataTable
+        appearance="subtle"
+        label={t('billing.records.title')}
+        rows={data?.items}
+        rowKey={(record) => record.id}
+        isFetching={isFetching}
+        empty={<EmptyListState title={t('billing.records.empty')} />}
+        pagination={data && { page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+        columns={[
+          {
+            id: 'date',
+            header: t('billing.records.col.date'),
+            cellProps: { whiteSpace: 'nowrap' },
+            cell: (record) => intl.formatDate(record.created_at, { dateStyle: 'medium', timeStyle: 'short' }),
+          },
+          { id: 'workflow', header: t('billing.records.col.workflow'), cell: (record) => record.workflow_name ?? t('billing.records.deletedWorkflow') },
+          {
+            id: 'step',
+            header: t('billing.records.col.step'),
+            cell: (record) => (
+              <>
+                {record.step_name ?? record.step_type}
+                {record.description && (
+                  <Text as="span" display="block" textStyle="xs" color="fg.muted">
+                    {record.description}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+          {
+            id: 'quantity',
+            header: t('billing.records.col.quantity'),
+            align: 'end',
+            cellProps: { whiteSpace: 'nowrap' },
+            cell: (record) => t(`billing.unit.${record.unit}`, { count: record.quantity }),
+          },
+          { id: 'unitPrice', header: t('billing.records.col.unitPrice'), align: 'end', cell: (record) => formatCredits(intl, record.unit_price) },
+          {
+            id: 'credits',
+            header: t('billing.records.col.credits'),
+            align: 'end',
+            cellProps: { fontWeight: 'medium' },
+            cell: (record) => formatCredits(intl, record.credits),
+          },
+          {
+            id: 'run',
+            header: t('billing.records.col.run'),
+            cell: (record) =>
+              record.workflow_name ? (
+                <Link asChild colorPalette="brand" color="colorPalette.fg">
+                  <LocaleLink to={`/workflows/${record.workflow_id}?run=${encodeURIComponent(record.run_id)}`}>{t('billing.records.openRun')}</LocaleLink>
+                </Link>
+              ) : (
+                '—'
+              ),
+          },
+        ]}
+      />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { intlFor } from '../../i18n/currentIntl';
-import { formatCredits, formatFineCredits, formatMoney, formatMonth, isoDay } from './format';
+import { formatCredits, formatMoney, formatMonth, isoDay } from './format';
 
 const en = intlFor('en');
 
@@ -10,11 +10,15 @@ describe('billing formats', () => {
     expect(formatMoney(en, 500, 'jpy')).toBe('¥500');
   });
 
-  it('credits: totals with two decimals, small charges with their digits', () => {
+  it('credits: one rounding for every amount, which never shows a charge as 0', () => {
     expect(formatCredits(en, 1234.567)).toBe('1,234.57');
-    expect(formatFineCredits(en, 0.00204)).toBe('0.00204');
-    expect(formatFineCredits(en, 12.3456)).toBe('12.35');
-    expect(formatFineCredits(en, 0)).toBe('0');
+    expect(formatCredits(en, 12.3456)).toBe('12.35');
+    expect(formatCredits(en, 0.125)).toBe('0.13');
+    expect(formatCredits(en, 0.00204)).toBe('0.002');
+    expect(formatCredits(en, 0.0045)).toBe('0.0045');
+    expect(formatCredits(en, -0.004)).toBe('-0.004');
+    expect(formatCredits(en, 0)).toBe('0');
+    expect(formatCredits(intlFor('cn'), 1234.567)).toBe('1,234.57');
   });
 
   it('days and months', () => {

@@ -2,15 +2,15 @@ import type { IntlShape } from 'react-intl';
 
 // Credits are decimals (an AI call may cost 0.002); money comes in the currency's smallest unit.
 
-/** A balance or a total: at most two decimals. */
+/**
+ * Every amount of credits the app shows (balances, totals, estimates, usage rows, prices) goes
+ * through here, so one amount reads the same everywhere: at most two decimals, and an amount under
+ * 0.01 that is not 0 keeps two significant digits (0.002 reads "0.002", never "0"). The server's
+ * messages (a 402's "needs about … credits") round the same way (`roundCreditsForPeople`).
+ */
 export function formatCredits(intl: IntlShape, credits: number): string {
+  if (credits !== 0 && Math.abs(credits) < 0.01) return intl.formatNumber(credits, { maximumSignificantDigits: 2 });
   return intl.formatNumber(credits, { maximumFractionDigits: 2 });
-}
-
-/** One usage row's credits or unit price: small amounts keep their digits. */
-export function formatFineCredits(intl: IntlShape, credits: number): string {
-  if (credits === 0 || Math.abs(credits) >= 1) return formatCredits(intl, credits);
-  return intl.formatNumber(credits, { maximumSignificantDigits: 3 });
 }
 
 /** 500 'usd' → "$5.00"; the number of decimals is the currency's own (¥500 for 'jpy'). */

@@ -4,6 +4,7 @@ import { api } from '../../test/handlers';
 import { currentLocation, renderWithProviders, signedInState } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 import { runsApi } from '../runs/runsApi';
+import '../../test/opensEditor';
 
 // A run refused for lack of credits (402 with the 'insufficient-credits' modal): "Top up" goes to
 // the billing page in the language being shown, "Cancel" only closes the modal.

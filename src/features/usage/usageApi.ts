@@ -1,5 +1,7 @@
+import type { CostEstimateOut } from '../../../server/src/modules/usage/usage.schemas';
 import type { PageOf } from '../../../server/src/http/common.schemas';
 import { baseApi } from '../../services/baseApi';
+import { stepGoneFromCache } from '../workflows/stepGone';
 
 // Spec area "Usage" (issue 11): the balance, what was spent (records and a summary for the chart),
 // the ledger, prices and a workflow's cost estimate. Credits are plain numbers (decimals allowed);
@@ -77,13 +79,8 @@ export interface Prices {
   steps: { step_type: string; per: 'run' | 'record'; credits: number }[];
 }
 
-export interface CostEstimate {
-  credits: number;
-  balance: number;
-  enough: boolean;
-  billing_enabled: boolean;
-  lines: { step_id: string; step_name: string; step_type: string; per: 'run' | 'record'; records: number; credits: number }[];
-}
+/** `unknown`: some priced step's records are only known when it runs, so `credits` is only the known part. */
+export type CostEstimate = CostEstimateOut;
 
 export interface CostEstimateArgs {
   workflowId: string;
@@ -123,11 +120,21 @@ export const usageApi = baseApi.injectEndpoints({
     getPrices: build.query<Prices, void>({
       query: () => '/balance/prices',
     }),
-    getCostEstimate: build.query<CostEstimate, CostEstimateArgs>({
-      query: ({ workflowId, stepId, mode, sampleSize }) => ({
-        url: `/workflows/${encodeURIComponent(workflowId)}/cost-estimate`,
-        params: defined({ step_id: stepId, mode, sample_size: sampleSize }),
-      }),
+    /**
+     * Null when there is no estimate to show: the step is gone. A step the cached workflow no longer
+     * has is not asked about; one gone from the server before the cache knew (another tab, an
+     * agent's edit) answers 404, which here means "no estimate", not a "Step not found." notice.
+     */
+    getCostEstimate: build.query<CostEstimate | null, CostEstimateArgs>({
+      queryFn: async ({ workflowId, stepId, mode, sampleSize }, api, _extra, baseQuery) => {
+        if (stepGoneFromCache(api.getState(), workflowId, stepId)) return { data: null };
+        const result = await baseQuery({
+          url: `/workflows/${encodeURIComponent(workflowId)}/cost-estimate`,
+          params: defined({ step_id: stepId, mode, sample_size: sampleSize }),
+        });
+        if (result.error) return stepId && result.error.status === 404 ? { data: null, meta: result.meta } : { error: result.error, meta: result.meta };
+        return { data: result.data as CostEstimate, meta: result.meta };
+      },
       // The estimate follows the workflow (its steps) and the balance.
       providesTags: (_r, _e, { workflowId }) => [
         { type: 'Workflow', id: workflowId },

@@ -10,7 +10,7 @@ import type {
 import { baseApi } from '../../services/baseApi';
 import { afterEdit } from '../workflows/cacheUpdates';
 import { ifMatch } from '../workflows/versioning';
-import { workflowsApi } from '../workflows/workflowsApi';
+import { stepGoneFromCache } from '../workflows/stepGone';
 
 // Spec area "Variables": typed workflow variables ({{var.NAME}}); a secret's value never comes back.
 
@@ -63,10 +63,7 @@ export const variablesApi = baseApi.injectEndpoints({
       // A step the cached workflow no longer has (just undone or deleted, its settings still open
       // for a moment) references nothing: asking the server would only answer "Step not found".
       queryFn: async ({ workflowId, stepId }, api, _extra, baseQuery) => {
-        const workflow = workflowsApi.endpoints.getWorkflow.select(workflowId)(
-          api.getState() as Parameters<ReturnType<typeof workflowsApi.endpoints.getWorkflow.select>>[0],
-        ).data;
-        if (workflow && !workflow.steps.some((s) => s.id === stepId)) return { data: { variables: [], fields: [], notes: [] } satisfies VariableFields };
+        if (stepGoneFromCache(api.getState(), workflowId, stepId)) return { data: { variables: [], fields: [], notes: [] } satisfies VariableFields };
         const result = await baseQuery(`/workflows/${workflowId}/steps/${stepId}/variable-fields`);
         return result.error ? { error: result.error, meta: result.meta } : { data: result.data as VariableFields, meta: result.meta };
       },

@@ -1,9 +1,10 @@
-import { Badge, Button, Flex, Heading, HStack, IconButton, Skeleton, Stack, Switch, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, Flex, Heading, HStack, IconButton, Skeleton, Stack, Switch, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuPencil, LuPlus, LuTrash2 } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { usePageTitle } from '../../app/usePageTitle';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable, EmptyListState } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
 import { SelectField } from '../../components/SelectField';
 import { TextAreaField } from '../../components/TextAreaField';
@@ -205,77 +206,77 @@ export function AdminVideosPage() {
           {t('admin.videos.add')}
         </Button>
       </Flex>
-      {isLoading ? (
-        <Skeleton h="40" rounded="xl" />
-      ) : !data || data.total === 0 ? (
-        <Text color="fg.muted">{t('videos.empty')}</Text>
-      ) : (
-        <Table.ScrollArea borderWidth="1px" borderColor="border.muted" rounded="xl" bg="bg.panel">
-          <Table.Root size="sm" aria-label={t('admin.videos.title')}>
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>{t('admin.videos.field.title')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('admin.videos.field.category')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('admin.videos.field.locale')}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t('admin.videos.field.position')}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t('admin.videos.column.duration')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('admin.videos.column.status')}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t('admin.codes.column.actions')}</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {data.items.map((video) => (
-                <Table.Row key={video.id} aria-label={video.title}>
-                  <Table.Cell maxW="sm">
-                    <Text fontWeight="semibold" truncate>
-                      {video.title}
-                    </Text>
-                    <Text textStyle="xs" color="fg.muted" truncate>
-                      {video.url}
-                    </Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <FormattedMessage id={`videos.category.${video.category}`} />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <FormattedMessage id={`settings.language.${video.locale}`} />
-                  </Table.Cell>
-                  <Table.Cell textAlign="end">{video.position}</Table.Cell>
-                  <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                    {formatDuration(video.duration_seconds)}
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Badge colorPalette={video.status === 'published' ? 'green' : 'gray'} variant="subtle" rounded="full" px="2">
-                      <FormattedMessage id={`admin.videos.status.${video.status}`} />
-                    </Badge>
-                  </Table.Cell>
-                  <Table.Cell textAlign="end">
-                    <HStack gap="1" justify="flex-end">
-                      <IconButton
-                        size="xs"
-                        variant="ghost"
-                        aria-label={intl.formatMessage({ id: 'admin.videos.editNamed' }, { title: video.title })}
-                        onClick={() => setEditing(video)}
-                      >
-                        <LuPencil />
-                      </IconButton>
-                      <IconButton
-                        size="xs"
-                        variant="ghost"
-                        colorPalette="red"
-                        aria-label={intl.formatMessage({ id: 'admin.videos.deleteNamed' }, { title: video.title })}
-                        onClick={() => setRemoving(video)}
-                      >
-                        <LuTrash2 />
-                      </IconButton>
-                    </HStack>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </Table.ScrollArea>
-      )}
+      <DataTable
+        label={t('admin.videos.title')}
+        loading={<Skeleton h="40" rounded="xl" />}
+        isLoading={isLoading}
+        rows={data?.items ?? (isLoading ? undefined : [])}
+        rowKey={(video) => video.id}
+        rowLabel={(video) => video.title}
+        empty={<EmptyListState title={t('videos.empty')} />}
+        columns={[
+          {
+            id: 'title',
+            header: t('admin.videos.field.title'),
+            cellProps: { maxW: 'sm' },
+            cell: (video) => (
+              <>
+                <Text fontWeight="semibold" truncate>
+                  {video.title}
+                </Text>
+                <Text textStyle="xs" color="fg.muted" truncate>
+                  {video.url}
+                </Text>
+              </>
+            ),
+          },
+          { id: 'category', header: t('admin.videos.field.category'), cell: (video) => <FormattedMessage id={`videos.category.${video.category}`} /> },
+          { id: 'locale', header: t('admin.videos.field.locale'), cell: (video) => <FormattedMessage id={`settings.language.${video.locale}`} /> },
+          { id: 'position', header: t('admin.videos.field.position'), align: 'end', cell: (video) => video.position },
+          {
+            id: 'duration',
+            header: t('admin.videos.column.duration'),
+            align: 'end',
+            cellProps: { fontVariantNumeric: 'tabular-nums' },
+            cell: (video) => formatDuration(video.duration_seconds),
+          },
+          {
+            id: 'status',
+            header: t('admin.videos.column.status'),
+            cell: (video) => (
+              <Badge colorPalette={video.status === 'published' ? 'green' : 'gray'} variant="subtle" rounded="full" px="2">
+                <FormattedMessage id={`admin.videos.status.${video.status}`} />
+              </Badge>
+            ),
+          },
+          {
+            id: 'actions',
+            header: t('admin.codes.column.actions'),
+            align: 'end',
+            cell: (video) => (
+              <HStack gap="1" justify="flex-end">
+                <IconButton
+                  size="xs"
+                  variant="ghost"
+                  aria-label={intl.formatMessage({ id: 'admin.videos.editNamed' }, { title: video.title })}
+                  onClick={() => setEditing(video)}
+                >
+                  <LuPencil />
+                </IconButton>
+                <IconButton
+                  size="xs"
+                  variant="ghost"
+                  colorPalette="red"
+                  aria-label={intl.formatMessage({ id: 'admin.videos.deleteNamed' }, { title: video.title })}
+                  onClick={() => setRemoving(video)}
+                >
+                  <LuTrash2 />
+                </IconButton>
+              </HStack>
+            ),
+          },
+        ]}
+      />
       {editing !== undefined && <VideoDialog key={editing?.id ?? 'new'} video={editing} open onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={removing !== null}

@@ -1,10 +1,7 @@
 import {
   Badge,
-  Box,
   Button,
   Card,
-  Center,
-  EmptyState,
   Flex,
   Heading,
   HStack,
@@ -31,7 +28,7 @@ import { LocaleLink } from '../../i18n/LocaleLink';
 import { useLocalePath } from '../../i18n/useLocale';
 import { useCloneWorkflowMutation } from '../clone/cloneApi';
 import { CreateWorkflowDialog } from './CreateWorkflowDialog';
-import { Pager } from './Pager';
+import { EmptyListState, PagedList } from '../../components/DataTable';
 import { StartFromFile } from './StartFromFile';
 import { useDeleteWorkflowMutation, useListWorkflowsQuery } from './workflowsApi';
 
@@ -223,41 +220,44 @@ export function WorkflowsPage() {
         </NativeSelect.Root>
       </Flex>
 
-      {isLoading ? (
-        <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} h="44" rounded="2xl" />
-          ))}
-        </SimpleGrid>
-      ) : empty ? (
-        <Center py="12">
-          <EmptyState.Root maxW="md" borderWidth="1px" borderStyle="dashed" rounded="2xl" bg="bg.panel">
-            <EmptyState.Content>
-              <EmptyState.Indicator color="brand.fg">{q ? <LuSearch /> : <LuWorkflow />}</EmptyState.Indicator>
-              <Stack textAlign="center" gap="1">
-                <EmptyState.Title>{q ? t('workflows.noMatches') : t('workflows.empty.title')}</EmptyState.Title>
-                <EmptyState.Description>{q ? t('workflows.noMatchesHint') : t('workflows.empty.body')}</EmptyState.Description>
-              </Stack>
-              {!q && (
+      <PagedList
+        isLoading={isLoading}
+        loading={
+          <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} h="44" rounded="2xl" />
+            ))}
+          </SimpleGrid>
+        }
+        isEmpty={!!empty}
+        empty={
+          <EmptyListState
+            framed
+            py="12"
+            icon={q ? <LuSearch /> : <LuWorkflow />}
+            iconColor="brand.fg"
+            title={q ? t('workflows.noMatches') : t('workflows.empty.title')}
+            description={q ? t('workflows.noMatchesHint') : t('workflows.empty.body')}
+            action={
+              !q && (
                 <Button colorPalette="brand" onClick={() => setCreating(true)}>
                   <LuPlus aria-hidden />
                   <FormattedMessage id="workflows.empty.cta" />
                 </Button>
-              )}
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Center>
-      ) : (
-        <Box opacity={isFetching ? 0.7 : 1} transition="opacity 0.2s">
-          <SimpleGrid as="ul" listStyleType="none" columns={{ base: 1, md: 2, xl: 3 }} gap="4" aria-label={t('workflows.listLabel')}>
-            {data?.items.map((w) => (
-              <WorkflowCard key={w.id} workflow={w} onDelete={setToDelete} onClone={onClone} cloning={cloningAny && cloneArgs?.id === w.id} />
-            ))}
-          </SimpleGrid>
-        </Box>
-      )}
-
-      {data && data.total > PAGE_SIZE && <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
+              )
+            }
+          />
+        }
+        isFetching={isFetching}
+        gap="8"
+        pagination={data && { page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+      >
+        <SimpleGrid as="ul" listStyleType="none" columns={{ base: 1, md: 2, xl: 3 }} gap="4" aria-label={t('workflows.listLabel')}>
+          {data?.items.map((w) => (
+            <WorkflowCard key={w.id} workflow={w} onDelete={setToDelete} onClone={onClone} cloning={cloningAny && cloneArgs?.id === w.id} />
+          ))}
+        </SimpleGrid>
+      </PagedList>
 
       <CreateWorkflowDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog

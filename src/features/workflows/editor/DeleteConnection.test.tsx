@@ -6,7 +6,7 @@ import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { info, workflowWith } from './editorFixtures';
-import { EDITOR_FIRST_RENDER } from '../../../test/waits';
+import '../../../test/opensEditor';
 
 // A connection can be selected and deleted, with the Delete key or the button that shows up, and
 // the change is saved (the target step's inputs without that source).
@@ -70,7 +70,7 @@ describe('deleting a connection', () => {
   });
 
   const edge = async () => {
-    await waitFor(() => expect(document.querySelector('.react-flow__edge')).not.toBeNull(), EDITOR_FIRST_RENDER);
+    await waitFor(() => expect(document.querySelector('.react-flow__edge')).not.toBeNull());
     return document.querySelector('.react-flow__edge') as Element;
   };
 

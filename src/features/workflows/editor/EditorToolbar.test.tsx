@@ -7,6 +7,7 @@ import { api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { info, workflowWith } from './editorFixtures';
+import '../../../test/opensEditor';
 
 // Publishing sends the version on screen: a workflow changed meanwhile (another tab, an agent) is
 // refused by the server with 409 rather than published unseen.
@@ -188,5 +189,40 @@ describe('publishing: what becomes public, and an outdated gallery copy', () => 
     await waitFor(() => expect(sent[1]).toEqual({ published: 'false', ifMatch: '"9"' }));
     await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Publish' })).not.toBeChecked());
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('keeps a long name, the badges and the credit chip apart once a published workflow has unpublished edits', async () => {
+    const long = 'Quarterly revenue reconciliation for every region and every product line';
+    serve({ ...leads, name: long, visibility: 'published', published_version: 7, published_at: '2026-11-20T10:00:00.000Z' }, () => leads);
+    server.use(
+      http.get(api('/workflows/w-1/cost-estimate'), () =>
+        HttpResponse.json({ credits: 12.5, unknown: false, balance: 40, enough: true, billing_enabled: true, lines: [] }),
+      ),
+    );
+    renderApp({ route: '/workflows/w-1' });
+    const title = await screen.findByTestId('editor-title');
+    const controls = screen.getByTestId('editor-controls');
+
+    // The name: whole in its title attribute and its heading, cut on screen with an ellipsis.
+    const rename = within(title).getByRole('button', { name: `Rename ${long}` });
+    expect(rename).toHaveAttribute('title', long);
+    expect(within(rename).getByRole('heading', { level: 1 })).toHaveTextContent(long);
+
+    // The badges sit with the name (they wrap below it), never among the controls and their credit chip.
+    const badges = within(title).getByTestId('editor-badges');
+    expect(within(badges).getByTestId('gallery-outdated')).toHaveTextContent('Gallery shows an older version');
+    expect(within(badges).getByText('Published')).toBeInTheDocument();
+    expect(within(badges).getByText('v9')).toBeInTheDocument();
+    const chip = await within(controls).findByTestId('cost-estimate');
+    expect(chip).toHaveTextContent('≈ 12.5 credits · 40 available');
+    expect(title).not.toContainElement(chip);
+    expect(controls).not.toContainElement(badges);
+    expect(within(controls).getByRole('button', { name: 'Update the gallery copy' })).toBeInTheDocument();
+
+    // Both rows may wrap; the name keeps room for its first characters (10rem) before the badges wrap.
+    expect(getComputedStyle(screen.getByTestId('editor-header')).flexWrap).toBe('wrap');
+    expect(getComputedStyle(badges).flexWrap).toBe('wrap');
+    expect(getComputedStyle(rename).flexBasis).toBe('10rem');
+    expect(getComputedStyle(rename).maxWidth).toBe('max-content');
   });
 });

@@ -61,15 +61,22 @@ export function EditorToolbar({ workflow, write, runButton }: { workflow: Workfl
   };
 
   return (
+    // Nothing here may cover anything else at any width (a published workflow with unpublished
+    // edits at 1366 px lost its name and its badge covered the credit chip). Both parts wrap: the
+    // controls go to their own row once the title part would get less than 16rem; inside the title
+    // part the badges go below the name once the name would get less than 10rem. The name is cut
+    // with an ellipsis (whole in its title) and keeps at least its first characters.
     <Flex
       align="center"
-      gap={{ base: '2', md: '3' }}
+      columnGap={{ base: '2', md: '3' }}
+      rowGap="2"
       px={{ base: '3', md: '4' }}
       py="2"
       borderBottomWidth="1px"
       borderColor="border.muted"
       bg="bg.panel"
-      wrap={{ base: 'wrap', md: 'nowrap' }}
+      wrap="wrap"
+      data-testid="editor-header"
     >
       <IconButton asChild variant="ghost" size="sm" aria-label={t('editor.back')}>
         <LocaleLink to="/workflows">
@@ -77,7 +84,7 @@ export function EditorToolbar({ workflow, write, runButton }: { workflow: Workfl
         </LocaleLink>
       </IconButton>
       {/* On a phone the name keeps its own row; the controls wrap below it. */}
-      <Box flex="1" minW={{ base: 'calc(100% - 3rem)', md: '0' }}>
+      <Box flex="1 1 16rem" minW={{ base: 'calc(100% - 3rem)', md: '0' }} data-testid="editor-title">
         {editingName ? (
           <HStack gap="2" minW="0">
             <Input
@@ -103,16 +110,18 @@ export function EditorToolbar({ workflow, write, runButton }: { workflow: Workfl
             <NameLimit id="workflow-name-limit" length={name.length} flexShrink="0" />
           </HStack>
         ) : (
-          <HStack gap="2" minW="0">
+          <HStack gap="2" rowGap="1" minW="0" wrap="wrap">
             <Button
               variant="ghost"
               size="sm"
               px="2"
               fontWeight="semibold"
               fontSize="md"
-              maxW="full"
-              minW="0"
+              flexGrow="1"
               flexShrink="1"
+              flexBasis="10rem"
+              maxW="max-content"
+              minW="0"
               title={workflow.name}
               onClick={() => {
                 setName(workflow.name);
@@ -126,26 +135,39 @@ export function EditorToolbar({ workflow, write, runButton }: { workflow: Workfl
               </Text>
               <LuPencil aria-hidden opacity={0.5} />
             </Button>
-            <Badge variant="subtle" size="sm" flexShrink="0" display={{ base: 'none', md: 'inline-flex' }} title={t('editor.versionHint')}>
-              v{workflow.version}
-            </Badge>
-            {published && (
-              <Badge colorPalette="green" variant="subtle" size="sm" flexShrink="0" display={{ base: 'none', md: 'inline-flex' }}>
-                <LuGlobe aria-hidden />
-                {t('workflows.published')}
+            <HStack gap="2" rowGap="1" minW="0" wrap="wrap" data-testid="editor-badges">
+              <Badge variant="subtle" size="sm" flexShrink="0" display={{ base: 'none', md: 'inline-flex' }} title={t('editor.versionHint')}>
+                v{workflow.version}
               </Badge>
-            )}
-            {outdated && (
-              <Badge colorPalette="orange" variant="subtle" size="sm" flexShrink="0" title={outdatedHint} data-testid="gallery-outdated">
-                <LuHistory aria-hidden />
-                {t('editor.galleryOutdated')}
-                <VisuallyHidden>{outdatedHint}</VisuallyHidden>
-              </Badge>
-            )}
+              {published && (
+                <Badge colorPalette="green" variant="subtle" size="sm" flexShrink="0" display={{ base: 'none', md: 'inline-flex' }}>
+                  <LuGlobe aria-hidden />
+                  {t('workflows.published')}
+                </Badge>
+              )}
+              {outdated && (
+                <Badge colorPalette="orange" variant="subtle" size="sm" maxW="full" title={outdatedHint} data-testid="gallery-outdated">
+                  <LuHistory aria-hidden />
+                  <Text as="span" truncate>
+                    {t('editor.galleryOutdated')}
+                  </Text>
+                  <VisuallyHidden>{outdatedHint}</VisuallyHidden>
+                </Badge>
+              )}
+            </HStack>
           </HStack>
         )}
       </Box>
-      <HStack gap={{ base: '2', md: '3' }} flexShrink="0">
+      <HStack
+        columnGap={{ base: '2', md: '3' }}
+        rowGap="2"
+        flex="0 1 auto"
+        minW="0"
+        wrap="wrap"
+        ms={{ md: 'auto' }}
+        justify={{ md: 'flex-end' }}
+        data-testid="editor-controls"
+      >
         {runButton}
         <UndoRedoControls workflowId={workflow.id} canUndo={workflow.can_undo} canRedo={workflow.can_redo} write={write} />
         {/* Turning it on first shows what will be public (on while that is open; Cancel turns it
@@ -171,7 +193,8 @@ export function EditorToolbar({ workflow, write, runButton }: { workflow: Workfl
             onClick={() => setPublishMode('update')}
           >
             <LuRefreshCw aria-hidden />
-            <Box as="span" display={{ base: 'none', xl: 'inline' }}>
+            {/* Words only on the widest screens: the badge beside the name already says it. */}
+            <Box as="span" display={{ base: 'none', '2xl': 'inline' }}>
               {t('editor.updateGalleryCopy')}
             </Box>
           </Button>

@@ -8,6 +8,7 @@ import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { info, workflowWith } from './editorFixtures';
+import '../../../test/opensEditor';
 
 // The editor parses a filter's condition as it is typed, with the server's parser and words, so a
 // broken one is named before anything is sent. What only the server can judge (a variable that

@@ -7,7 +7,7 @@ import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { overlaps } from './layout';
 import { info, workflowWith } from './editorFixtures';
-import { EDITOR_FIRST_RENDER } from '../../../test/waits';
+import '../../../test/opensEditor';
 
 // "Add after the selected step" in the middle of a chain: the new step goes between the selected
 // step and the next one (the server rewires), and is placed where no other step is.
@@ -56,7 +56,7 @@ describe('adding a step after one in the middle of a chain', () => {
 
   it('asks for it after the selected step, on a spot no other step covers', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
-    const nodes = await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
+    const nodes = await screen.findAllByTestId('step-node');
     fireEvent.click(within(nodes.find((n) => n.getAttribute('aria-label') === 'Load sales')!).getByText('Load sales'));
     await screen.findByRole('complementary', { name: 'Step settings' });
 

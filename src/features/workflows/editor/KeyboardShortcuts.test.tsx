@@ -7,7 +7,7 @@ import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { overlaps } from './layout';
 import { info, workflowWith } from './editorFixtures';
-import { EDITOR_FIRST_RENDER } from '../../../test/waits';
+import '../../../test/opensEditor';
 
 // Keys people expect from n8n and Dify: "?" shows the shortcut sheet; Ctrl/⌘+C and Ctrl/⌘+V copy
 // the selected steps (params and the connections among them) beside the originals.
@@ -48,7 +48,7 @@ describe('keyboard shortcuts', () => {
 
   it('"?" opens the shortcut sheet', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
-    await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
+    await screen.findAllByTestId('step-node');
     await user.keyboard('?');
     const sheet = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     expect(within(sheet).getByText('Paste the copied steps')).toBeInTheDocument();
@@ -57,7 +57,7 @@ describe('keyboard shortcuts', () => {
   it('"?" opens it in Chinese on the Chinese editor', async () => {
     server.use(accountIn('cn'));
     const { user } = renderApp({ route: '/cn/workflows/w-1' });
-    await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
+    await screen.findAllByTestId('step-node');
     await user.keyboard('?');
     const sheet = await screen.findByRole('dialog', { name: '键盘快捷键' });
     // Key caps stay as printed on the keys; the words between and around them are Chinese.
@@ -68,7 +68,7 @@ describe('keyboard shortcuts', () => {
 
   it('copies the selected steps and pastes them, connected among themselves, where no step is', async () => {
     renderApp({ route: '/workflows/w-1' });
-    const nodes = await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
+    const nodes = await screen.findAllByTestId('step-node');
     const byName = (name: string) => nodes.find((n) => n.getAttribute('aria-label') === name)!;
     fireEvent.click(within(byName('Load sales')).getByText('Load sales'));
     fireEvent.keyDown(document.body, { key: 'Shift', code: 'ShiftLeft' });

@@ -7,7 +7,8 @@ import type { WorkflowOut } from '../../../../server/src/modules/workflows/workf
 import { accountIn, api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
-import { info, workflowWith } from './editorFixtures';
+import { info, refuseRuns, serveEditor, workflowWith } from './editorFixtures';
+import '../../../test/opensEditor';
 
 // A copy of someone else's workflow: the server dropped its import step's file (it was theirs),
 // so the step has no value for a required param. The editor must say so on the canvas and in the form.
@@ -74,16 +75,10 @@ describe('a step that needs settings', () => {
   let saved: unknown = null;
 
   beforeEach(() => {
-    localStorage.setItem('accessToken', 'good');
     current = copyWith([load, keep]);
     saved = null;
+    serveEditor({ workflow: () => current, infos: [importCsv, filter] });
     server.use(
-      http.get(api('/workflows/w-1'), () => HttpResponse.json(current)),
-      http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [importCsv, filter], total: 2, page: 1, page_size: 200, ranking: 'text' })),
-      http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
-      http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
-      http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
-      http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
       http.get(api('/files/folders/root'), () => HttpResponse.json(myFiles)),
       http.patch(api('/workflow-steps/s-1/param-inputs/partial'), async ({ request }) => {
         saved = await request.json();
@@ -127,15 +122,41 @@ describe('a step that needs settings', () => {
     expect(screen.queryByTestId('params-missing')).not.toBeInTheDocument();
   });
 
+  it('keeps Run workflow from asking the server: a click says which step needs what, and opens it', async () => {
+    const started = refuseRuns();
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    await screen.findAllByTestId('step-node');
+    const run = screen.getByRole('button', { name: 'Run workflow' });
+    await waitFor(() => expect(run).toHaveAttribute('title', 'Some steps need settings or inputs before the workflow can run'));
+    expect(run).toBeEnabled();
+
+    await user.click(run);
+    const why = await screen.findByTestId('run-needs-settings');
+    expect(within(why).getByText('Not ready to run')).toBeVisible();
+    const items = within(within(why).getByRole('list', { name: 'Steps that are not ready' })).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual(['Load salesNeeds a value: CSV file']);
+    expect(started).toEqual([]);
+
+    await user.click(within(items[0]).getByRole('button', { name: 'Load sales' }));
+    const form = await screen.findByRole('form', { name: 'Step settings' });
+    expect(within(form).getByTestId('params-missing')).toHaveTextContent('CSV file');
+    await waitFor(() => expect(screen.queryByTestId('run-needs-settings')).not.toBeInTheDocument());
+    expect(started).toEqual([]);
+  });
+
   it('names the missing settings in Chinese on the Chinese editor', async () => {
     const chinese = { ...importCsv, params: importCsv.params.map((p) => (p.name === 'file' ? { ...p, label: 'CSV 文件' } : p)) };
     server.use(
       http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: [chinese, filter], total: 2, page: 1, page_size: 200, ranking: 'text' })),
     );
     server.use(accountIn('cn'));
-    renderApp({ route: '/cn/workflows/w-1' });
+    const { user } = renderApp({ route: '/cn/workflows/w-1' });
     const badge = await screen.findByTestId('step-needs-settings');
     expect(badge).toHaveTextContent('需要设置');
     expect(badge).toHaveAttribute('title', '需要填写：CSV 文件');
+    await user.click(screen.getByRole('button', { name: '运行工作流' }));
+    const why = await screen.findByTestId('run-needs-settings');
+    expect(within(why).getByText('还不能运行')).toBeInTheDocument();
+    expect(within(why).getByRole('listitem')).toHaveTextContent('Load sales需要填写：CSV 文件');
   });
 });

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { renderWithProviders } from '../../../test/renderWithProviders';
 import { StepCanvas } from './StepCanvas';
+import '../../../test/opensEditor';
 
 const noop = () => undefined;
 

@@ -8,6 +8,7 @@ import { api, testUser } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { info, workflowWith } from './editorFixtures';
+import '../../../test/opensEditor';
 
 // Step settings typed but not saved are kept as a draft per step: clicking another step, leaving
 // the page or reloading it loses nothing, and the editor says which steps hold unsaved changes.
@@ -232,6 +233,7 @@ describe('unsaved step settings', () => {
     await user.type(await conditionField(), ' and paid');
     expect(within(nodeNamed('Big ones')).getByTestId('step-unsaved')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Delete step' }));
+    await user.click(within(await screen.findByRole('alertdialog', { name: 'Delete the step “Big ones”?' })).getByRole('button', { name: 'Delete step' }));
     await waitFor(() => expect(screen.getAllByTestId('step-node')).toHaveLength(1));
 
     // Undo brings the step back as it was saved, without the draft.

@@ -7,7 +7,7 @@ import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { overlaps } from './layout';
 import { info, workflowWith } from './editorFixtures';
-import { EDITOR_FIRST_RENDER } from '../../../test/waits';
+import '../../../test/opensEditor';
 
 // "Tidy up": a graph drawn in one column (an edge running behind the step between) is laid out in
 // layers, nothing on top of anything, and each moved step's new place is saved.
@@ -68,7 +68,7 @@ describe('tidying up the canvas', () => {
 
   it('lays the steps out in layers with none on top of another, and saves the moved ones', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
-    await screen.findAllByTestId('step-node', {}, EDITOR_FIRST_RENDER);
+    await screen.findAllByTestId('step-node');
     await user.click(screen.getByRole('button', { name: 'Tidy up' }));
     await waitFor(() => expect(saved.size).toBeGreaterThanOrEqual(3));
     const at = new Map(current.steps.map((s) => [s.id, s.position]));
@@ -81,6 +81,6 @@ describe('tidying up the canvas', () => {
     // A Chinese account: an English one is moved out of /cn once the app knows it (UserLocaleSync).
     server.use(accountIn('cn'));
     renderApp({ route: '/cn/workflows/w-1' });
-    expect(await screen.findByRole('button', { name: '整理布局' }, EDITOR_FIRST_RENDER)).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: '整理布局' })).toBeInTheDocument();
   });
 });

@@ -8,6 +8,7 @@ import { requestsSettled } from '../../../test/requests';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
 import { workflowWith } from './editorFixtures';
+import '../../../test/opensEditor';
 
 // A step was just added and is selected (its settings open). Undo removes it: the editor must let
 // go of it quietly, not refetch what the gone step may reference and show "Step not found".
@@ -62,7 +63,8 @@ describe('undoing a step that was just added while it is selected', () => {
 
   it('deselects the gone step without an error notice', async () => {
     const { user, store } = renderApp({ route: '/workflows/w-1' });
-    const node = await screen.findByTestId('step-node');
+    // Over the 3 s default: the first render of the editor in this file timed out once in CI (ci15).
+    const node = await screen.findByTestId('step-node', {}, { timeout: 10_000 });
     // A click, not user.click: React Flow's drag handler needs a window on the mouse-down event.
     fireEvent.click(node.querySelector('p')!);
     expect(await screen.findByRole('complementary', { name: 'Step settings' })).toBeInTheDocument();

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { WorkflowOut } from '../../../../server/src/modules/workflows/workflows.schemas';
 import { FormDialog } from '../../../components/FormDialog';
+import { formatCredits } from '../../usage/format';
 import { parseTags } from '../CreateWorkflowDialog';
 import { DescriptionAndTagsFields } from '../DescriptionAndTagsFields';
 import { useGetWorkflowInfoQuery, useUpdateWorkflowMutation } from '../workflowsApi';
@@ -64,7 +65,10 @@ export function WorkflowDetailsDialog({ workflow, write, open, onClose }: { work
               <DataList.Item>
                 <DataList.ItemLabel>{t('editor.details.cost')}</DataList.ItemLabel>
                 <DataList.ItemValue>
-                  {t('editor.details.costValue', { perRun: info.estimated_cost.credits_per_run, perRecord: info.estimated_cost.credits_per_record })}
+                  {t('editor.details.costValue', {
+                    perRun: formatCredits(intl, info.estimated_cost.credits_per_run),
+                    perRecord: formatCredits(intl, info.estimated_cost.credits_per_record),
+                  })}
                 </DataList.ItemValue>
               </DataList.Item>
             </DataList.Root>

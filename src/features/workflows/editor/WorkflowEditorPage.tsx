@@ -23,8 +23,9 @@ import { isTypingTarget } from '../../history/UndoRedoControls';
 import { VariablesPanel } from '../../variables/VariablesPanel';
 import { patchWorkflow } from '../cacheUpdates';
 import { useGetWorkflowQuery } from '../workflowsApi';
+import { DeleteStepsDialog } from './DeleteStepsDialog';
 import { EditorToolbar } from './EditorToolbar';
-import { inputsAfterConnect } from './graph';
+import { inputsAfterConnect, stepsNotReady } from './graph';
 import { freeSpot, tidyMoves } from './layout';
 import { ShortcutSheet } from './ShortcutSheet';
 import { StepCanvas } from './StepCanvas';
@@ -90,6 +91,11 @@ export function WorkflowEditorPage() {
   }, [dispatch, drafted, isFetching, workflow, workflowId]);
 
   const onSelect = useCallback((ids: string[]) => setSelectedIds((prev) => (sameIds(prev, ids) ? prev : ids)), []);
+  const showStep = useCallback((id: string) => setSelectedIds([id]), []);
+  // The run panel marks step runs whose step has left the workflow since the run.
+  const stepIds = useMemo(() => new Set((workflow?.steps ?? []).map((s) => s.id)), [workflow?.steps]);
+  // Steps needing settings or inputs: Run workflow says which instead of asking the server to run.
+  const notReady = useMemo(() => stepsNotReady(workflow?.steps ?? [], catalogue), [workflow?.steps, catalogue]);
 
   const addStep = useCallback(
     async (stepInfoId: string, position?: XYPosition) => {
@@ -135,8 +141,13 @@ export function WorkflowEditorPage() {
     [updateStep, workflowId, write],
   );
 
-  const onRemoveSteps = useCallback(
+  // Deleting steps (settings panel, selection bar, Delete key) is asked first: toDelete holds them.
+  const [toDelete, setToDelete] = useState<string[]>([]);
+  const onRemoveSteps = useCallback((ids: string[]) => setToDelete(ids), []);
+  const keepSteps = useCallback(() => setToDelete([]), []);
+  const removeSteps = useCallback(
     (ids: string[]) => {
+      setToDelete([]);
       if (ids.length === 0) return;
       void write((version) => deleteSteps({ workflowId, stepIds: ids, version })).then((result) => {
         if ('data' in result) dispatch(draftsOfStepsDropped({ workflowId, stepIds: ids }));
@@ -261,7 +272,17 @@ export function WorkflowEditorPage() {
         key={workflow.id}
         workflow={workflow}
         write={write}
-        runButton={<RunWorkflowButton workflowId={workflow.id} steps={workflow.steps} busy={editorRun.busy} onStarted={onRunStarted} />}
+        runButton={
+          <RunWorkflowButton
+            workflowId={workflow.id}
+            steps={workflow.steps}
+            notReady={notReady}
+            onShowStep={showStep}
+            busy={editorRun.busy}
+            pausedForCredits={editorRun.pausedForCredits}
+            onStarted={onRunStarted}
+          />
+        }
       />
       <ShortcutSheet />
       <Flex flex="1" minH="0" direction={{ base: 'column', lg: 'row' }}>
@@ -357,7 +378,7 @@ export function WorkflowEditorPage() {
               </Flex>
             )}
           </Box>
-          <RunPanel editorRun={editorRun} />
+          <RunPanel editorRun={editorRun} stepIds={stepIds} />
         </Flex>
 
         {inspected && (
@@ -380,6 +401,7 @@ export function WorkflowEditorPage() {
               step={inspected}
               stepRun={editorRun.byStep.get(inspected.id)}
               busy={editorRun.busy}
+              pausedForCredits={editorRun.pausedForCredits}
               onStarted={onRunStarted}
             />
             <StepInspector
@@ -395,6 +417,7 @@ export function WorkflowEditorPage() {
           </Box>
         )}
       </Flex>
+      <DeleteStepsDialog steps={workflow.steps} ids={toDelete} onConfirm={removeSteps} onCancel={keepSteps} />
     </Flex>
   );
 }

@@ -32,6 +32,23 @@ function missingParams(step: StepOut, info: NodeTypeInfo | undefined): string[] 
   return info ? missingRequired(info.params, step.param_inputs).map((p) => p.label) : [];
 }
 
+/**
+ * The steps a run would be refused for, as the server checks them before it starts: saved settings
+ * that leave a required param empty (the labels; the nodes marked "Needs settings"), or fewer
+ * inputs connected than the step type needs.
+ */
+export function stepsNotReady(
+  steps: StepOut[],
+  catalogue: ReadonlyMap<string, NodeTypeInfo> | undefined,
+): { step: StepOut; missing: string[]; inputsNeeded: number }[] {
+  return steps.flatMap((step) => {
+    const info = catalogue?.get(step.step_type);
+    const missing = missingParams(step, info);
+    const inputsNeeded = info && step.inputs.length < info.inputs.min ? info.inputs.min : 0;
+    return missing.length || inputsNeeded ? [{ step, missing, inputsNeeded }] : [];
+  });
+}
+
 export type NodeCache = Map<
   string,
   { step: StepOut; info: NodeTypeInfo | undefined; selected: boolean; unsaved: boolean; run: StepRun | undefined; node: StepFlowNode }

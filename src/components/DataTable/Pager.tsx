@@ -2,8 +2,16 @@ import { Button, HStack, Text } from '@chakra-ui/react';
 import { LuChevronLeft, LuChevronRight } from 'react-icons/lu';
 import { FormattedMessage } from 'react-intl';
 
+/** Where a paged list is: the API's `page` (from 1), `page_size` and `total`, and how to move. */
+export interface Pagination {
+  page: number;
+  pageSize: number;
+  total: number;
+  onChange: (page: number) => void;
+}
+
 /** Previous / "Page 2 of 5" / Next under a paged list. */
-export function Pager({ page, pageSize, total, onChange }: { page: number; pageSize: number; total: number; onChange: (page: number) => void }) {
+export function Pager({ page, pageSize, total, onChange }: Pagination) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <HStack justify="center" gap="3" as="nav">
@@ -20,4 +28,15 @@ export function Pager({ page, pageSize, total, onChange }: { page: number; pageS
       </Button>
     </HStack>
   );
+}
+
+/** Whether a list has more than one page (and so shows its pager). */
+export function hasPages(pagination?: Pagination): pagination is Pagination {
+  return !!pagination && pagination.total > pagination.pageSize;
+}
+
+/** The pager when there is more than one page, else nothing (every list shows it so). */
+export function PagerIfNeeded({ pagination }: { pagination?: Pagination }) {
+  if (!hasPages(pagination)) return null;
+  return <Pager {...pagination} />;
 }
