@@ -92,7 +92,7 @@ function rawQuery(input: string, output: string): string {
     ) TO ${q(output)} (HEADER, DELIMITER ',')`;
 }
 
-class Client extends ApiClient {
+export class Client extends ApiClient {
   async upload(file: string, name: string): Promise<string> {
     const form = new FormData();
     form.append('file', await fs.openAsBlob(file), name);
@@ -156,7 +156,7 @@ class Client extends ApiClient {
 /** Event streams that closed before their run's end and were opened again (see waitForEnd). */
 let streamReconnects = 0;
 
-interface RunOut {
+export interface RunOut {
   id: string;
   started_at?: string;
   created_at: string;
@@ -171,15 +171,15 @@ interface RunOut {
   }[];
 }
 
-const stepMs = (s: RunOut['step_runs'][number]) => (s.started_at && s.ended_at ? Date.parse(s.ended_at) - Date.parse(s.started_at) : NaN);
+export const stepMs = (s: RunOut['step_runs'][number]) => (s.started_at && s.ended_at ? Date.parse(s.ended_at) - Date.parse(s.started_at) : NaN);
 
-interface Backend {
+export interface Backend {
   label: string;
   databaseUrl: string | null;
   redisUrl: string | null;
 }
 
-async function withApp<T>(backend: Backend, work: (client: Client, dataDir: string) => Promise<T>): Promise<T> {
+export async function withApp<T>(backend: Backend, work: (client: Client, dataDir: string) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-runs-'));
   const suffix = randomBytes(4).toString('hex');
   const pgSchema = backend.databaseUrl ? `bench_runs_${suffix}` : undefined;
@@ -194,8 +194,12 @@ async function withApp<T>(backend: Backend, work: (client: Client, dataDir: stri
     QUEUE_PREFIX: `bench-runs-${suffix}`,
     LOG_LEVEL: 'warn',
     IN_PROCESS_WORKER: 'true',
+    // Billing on, as a hosted install runs it (billing on needs a way to buy credits: the test checkout).
+    BILLING_ENABLED: 'true',
+    STRIPE_TEST_CHECKOUT: 'true',
     LOGIN_RATE_LIMIT_MAX: '1000000000',
     LOGIN_RATE_LIMIT_PER_ADDRESS_MAX: '1000000000',
+    ...env,
   });
   const app = await buildApp({ config, pgSchema, redisNamespace: `bench-runs-${suffix}` });
   try {

@@ -5,7 +5,7 @@ import { dashboardHeading, notice, openMenu, pathOf, seeNotice, signInWithForm, 
 const e2e = useE2E();
 
 describe('signing up, in and out', () => {
-  e2e.test('a new user signs up, signs in, sees the dashboard and signs out', async () => {
+  e2e.test('a new user signs up and is signed in, sees the dashboard, signs out and back in', async () => {
     const account = newAccount({ name: 'Ada Lovelace' });
     const page = await e2e.newPage();
 
@@ -15,17 +15,10 @@ describe('signing up, in and out', () => {
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Create account', exact: true }).click();
 
-    // Sent on to sign in, with the server's welcome and the email already filled in.
-    await waitForPath(page, '/login');
-    expect(await seeNotice(page, 'Your account is ready. Sign in to start building.')).toContain('Your account is ready. Sign in to start building.');
-    await page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor();
-    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(account.email);
-
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-
+    // Signed in straight away, with the server's welcome, where a signed-in user lands.
     await dashboardHeading(page, account.name).waitFor();
     expect(pathOf(page)).toBe('/');
+    expect(await seeNotice(page, 'Your account is ready. Welcome to Stepwise!')).toContain('Your account is ready. Welcome to Stepwise!');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).waitFor();
     const token = await storedToken(page);
     expect(token).toBeTruthy();
@@ -39,6 +32,11 @@ describe('signing up, in and out', () => {
     expect(await storedToken(page)).toBeNull();
     // Signing out ended the session on the server too: the old token is refused.
     expect((await getWithToken(e2e.baseUrl, '/api/v1/users/me', token!)).status).toBe(401);
+
+    await signInWithForm(page, account.email, account.password);
+    await dashboardHeading(page, account.name).waitFor();
+    expect(pathOf(page)).toBe('/');
+    expect(await storedToken(page)).toBeTruthy();
   });
 
   e2e.test('a wrong password is refused with an explanation and nothing is stored', async () => {

@@ -2,11 +2,18 @@ import { logInViaApi, newAccount, sendWithToken, signUpViaApi } from './support/
 import { useE2E } from './support/stack';
 import { signedInPage, waitForPath } from './support/ui';
 
-// Credits in test mode (no Stripe keys): the built-in test checkout pays for a pack and delivers a
-// signed webhook to the same handler Stripe would call; the balance on the billing page changes.
+// Credits in test mode (no Stripe keys, STRIPE_TEST_CHECKOUT=true; a default install has billing
+// off): the built-in test checkout pays for a pack and delivers a signed webhook to the same handler
+// Stripe would call; the balance on the billing page changes.
 // A run the balance cannot cover is refused with a modal whose "Top up" leads to billing.
 
-const e2e = useE2E({ IN_PROCESS_WORKER: 'true', BILLING_SIGNUP_CREDITS: '100', STEP_PRICES: JSON.stringify({ filter: 5000 }) });
+const e2e = useE2E({
+  IN_PROCESS_WORKER: 'true',
+  BILLING_ENABLED: 'true',
+  STRIPE_TEST_CHECKOUT: 'true',
+  BILLING_SIGNUP_CREDITS: '100',
+  STEP_PRICES: JSON.stringify({ filter: 5000 }),
+});
 
 describe('credits and top-ups', () => {
   e2e.test('top up in test mode: pay on the test checkout and see the balance grow', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { getWithToken, logInViaApi, newAccount, signUpViaApi, sendWithToken } from './support/api';
 import { useE2E } from './support/stack';
-import { editorWithOneStep, signedInPage, useTheme } from './support/ui';
+import { editorWithOneStep, openStepSettings, signedInPage, useTheme } from './support/ui';
 
 const e2e = useE2E();
 
@@ -56,7 +56,7 @@ describe('choosing files for a step', () => {
       const workflowId = await editorWithOneStep(page, 'Customers');
       const node = page.getByTestId('step-node').first();
       await node.getByTestId('step-needs-settings').waitFor();
-      await page.locator('.react-flow__node', { hasText: 'Import CSV' }).click();
+      await openStepSettings(page, page.locator('.react-flow__node', { hasText: 'Import CSV' }));
       const inspector = page.getByRole('complementary', { name: 'Step settings' });
 
       // The picker browses my files: into the folder, where only the CSV can be chosen.
@@ -83,7 +83,7 @@ describe('choosing files for a step', () => {
       // Reopened later, the field names the file (looked up by id), and a file uploaded from inside
       // the picker is chosen for me.
       await page.reload();
-      await page.locator('.react-flow__node', { hasText: 'Import CSV' }).click();
+      await openStepSettings(page, page.locator('.react-flow__node', { hasText: 'Import CSV' }));
       await fileFieldShows(page, 'customers.csv');
       await inspector.getByRole('button', { name: 'Change CSV file' }).click();
       await picker.getByRole('navigation', { name: 'Folder path' }).getByText('Exports').waitFor();
@@ -114,7 +114,7 @@ describe('choosing files for a step', () => {
     await sendWithToken(e2e.baseUrl, token, 'POST', '/api/v1/files/folders', { name: 'Archive' });
 
     await editorWithOneStep(page, 'In the dark');
-    await page.locator('.react-flow__node', { hasText: 'Import CSV' }).click();
+    await openStepSettings(page, page.locator('.react-flow__node', { hasText: 'Import CSV' }));
     await page.getByRole('button', { name: 'Choose CSV file' }).click();
     const picker = page.getByRole('dialog', { name: 'CSV file' });
     await picker.getByRole('button', { name: 'planets.csv' }).click();

@@ -1,4 +1,5 @@
 import type { Response } from 'playwright-core';
+import en from '../i18n/en.json';
 import { useE2E } from './support/stack';
 
 // Issue 7, "First load": what a visitor downloads to see the sign-in page. Before: one 1.24 MB
@@ -9,11 +10,14 @@ import { useE2E } from './support/stack';
 // most of what is left. The budget holds what was reached, so the first page cannot grow back.
 // Issue 11 (credits, payments, support, beta, videos: eight screens, ~270 English texts, which
 // travel in the first download with the rest of the English catalog) took it from 181.6 KB to
-// 188.3 KB, and the budget with it, on purpose. Winning it back means catalogs per area, fetched
-// with the area's page as Chinese already is (docs/benchmarks.md, "What is left").
+// 188.3 KB, and the budget with it, on purpose. Issue 10 part D won it back: only the sign-in
+// pages' and the frame's texts are in the first download (src/i18n/catalogParts.ts), the rest
+// comes with the first other page; the Lucide icons and Chakra's unused recipes left the first
+// chunk too: 170.9 KB (196.1 KB gzipped). The aim of that issue, 120 KB gzipped, is not reached
+// either (docs/benchmarks.md, "What is left").
 
 /** Bytes of script the sign-in page may transfer (brotli, as Chromium receives it; headers excluded). */
-export const LOGIN_SCRIPT_BUDGET = 189_000;
+export const LOGIN_SCRIPT_BUDGET = 172_000;
 
 const e2e = useE2E();
 
@@ -67,6 +71,15 @@ describe('first load', () => {
     expect(containing('sourceMappingURL=')).toEqual([]);
     const map = await fetch(`${e2e.baseUrl}${scripts.find((s) => s.path.startsWith('/assets/'))!.path}.map`);
     expect(map.status).toBe(404);
+  });
+
+  e2e.test('the sign-in page carries only the texts of the first part: its own and the frame around it', async () => {
+    const scripts = await scriptsOfFirstVisit('/login', (page) => page.getByRole('heading', { name: 'Welcome back', exact: true }).waitFor());
+    const containing = (needle: string) => scripts.filter((s) => s.text.includes(needle)).map((s) => s.path);
+    expect(containing(en['auth.login.forgot']).length).toBeGreaterThan(0);
+    // A landing page text and a workflows text (plain texts: the build keeps them verbatim).
+    expect(containing(en['landing.feature.agents.title'])).toEqual([]);
+    expect(containing(en['workflows.field.tagsHelp'])).toEqual([]);
   });
 
   e2e.test('a Chinese page fetches the Chinese catalog, still without the server texts', async () => {

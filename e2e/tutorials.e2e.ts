@@ -15,7 +15,13 @@ import { storeToken } from './support/ui';
 // fails when a step of the tutorial no longer works.
 
 // Filters and totals are priced here so the billing tutorial has spending to show.
-const e2e = useE2E({ IN_PROCESS_WORKER: 'true', STEP_PRICES: JSON.stringify({ filter: 2, aggregate: 3 }) });
+// The billing tutorial buys a pack on the test checkout, which only exists when asked for.
+const e2e = useE2E({
+  IN_PROCESS_WORKER: 'true',
+  BILLING_ENABLED: 'true',
+  STRIPE_TEST_CHECKOUT: 'true',
+  STEP_PRICES: JSON.stringify({ filter: 2, aggregate: 3 }),
+});
 const describeWhenAsked = process.env.RECORD_TUTORIALS === '1' ? describe : describe.skip;
 const OUT = path.resolve(__dirname, '../public/tutorials');
 

@@ -125,6 +125,9 @@ export function englishOnlyTexts(webRoot: string): RegExp[] {
     if (chinese.get(id) === value || SAME_IN_BOTH.has(value) || /\{[^}]*,/.test(value)) continue;
     // A text that is mostly its arguments ("{count} KB") could match the user's own data.
     if (!/[A-Za-z]{3}/.test(value.replace(/\{[^}]*\}/g, ''))) continue;
+    // A joiner ("{first} and {second}") would match any text with the word in it: data and code
+    // examples in Chinese texts ("age >= 18 and country = 'NL'"), English titles users gave.
+    if (/^(and|or)$/.test(value.replace(/\{[^}]*\}/g, ' ').trim())) continue;
     const source = value
       .split(/\{[A-Za-z0-9_]+\}/)
       .map((part) => escapeRegExp(part.trim()))

@@ -5,7 +5,7 @@ import { setUserRole } from '../../server/src/modules/users/set-role';
 import { logInViaApi, newAccount, sendWithToken, signUpViaApi } from './api';
 import { englishOnlyTexts, lowContrastTexts, untranslatedTexts, type LowContrast } from './audit';
 import { ARTIFACTS_DIR, type E2E } from './stack';
-import { signedInPage, storeToken, useTheme, waitForHtmlLang } from './ui';
+import { openStepSettings, signedInPage, storeToken, useTheme, waitForHtmlLang } from './ui';
 
 // The tour of every screen (tour-*.e2e.ts): each text readable against its background (WCAG AA),
 // nothing left in English in the Chinese interface, no CSP violation (the harness fails on those).
@@ -17,14 +17,19 @@ import { signedInPage, storeToken, useTheme, waitForHtmlLang } from './ui';
 // and every untranslated text on the Chinese one; the other two passes would repeat those
 // measurements on the same screens. Each pass is a file of its own so that the two run at once.
 
-/** Environment of a tour's server: the runs the editor and the dataset pages show are executed by its own worker. */
-export const TOUR_SERVER = { IN_PROCESS_WORKER: 'true' };
+/**
+ * Environment of a tour's server: the runs the editor and the dataset pages show are executed by its
+ * own worker; billing is on, with the test checkout (never on by default), so the billing screens,
+ * the cost estimates and the test checkout page are there to measure.
+ */
+export const TOUR_SERVER = { IN_PROCESS_WORKER: 'true', BILLING_ENABLED: 'true', STRIPE_TEST_CHECKOUT: 'true' };
 /** Opening ~35 screens with a run behind them, waiting for each to settle and measuring it. */
 export const TOUR_TIMEOUT_MS = 150_000;
 
 export type Language = 'en' | 'cn';
 export type Theme = 'light' | 'dark';
 
+/** The journey file's harness, set by tour() (each journey file has a module registry of its own). */
 let e2e: E2E;
 const api = (token: string, language: Language, method: string, pathname: string, body?: unknown) =>
   sendWithToken(e2e.baseUrl, token, method, `/api/v1${pathname}`, body, language);
@@ -121,11 +126,7 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
   {
     name: 'editor',
     path: `/workflows/${workflowId}`,
-    open: async (page) => {
-      await page.getByTestId('step-node').nth(2).waitFor();
-      await page.getByTestId('step-node').nth(1).click();
-      await page.locator('aside form, aside [role="form"], aside input').first().waitFor();
-    },
+    open: (page) => selectStep(page, 1),
   },
   {
     name: 'history',
@@ -182,7 +183,7 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
     name: 'file-picker',
     path: `/workflows/${workflowId}`,
     open: async (page) => {
-      await page.getByTestId('step-node').first().click();
+      await selectStep(page, 0);
       await page.getByRole('complementary').locator('button[aria-haspopup="dialog"]').first().click();
       await page.getByRole('dialog').getByRole('list').first().waitFor();
     },
@@ -247,6 +248,8 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
       await panel.getByRole('table').locator('del').first().waitFor();
     },
   },
+  // Every run across workflows (the editor's runs above are among them).
+  { name: 'executions', path: '/executions', open: (page) => page.getByTestId('execution-row').first().waitFor() },
   {
     name: 'files',
     path: '/files',
@@ -271,6 +274,16 @@ const screens = ({ workflowId, datasetId, queryId, paymentId }: Furnished, publi
   { name: 'admin-invitation-codes', path: '/admin/invitation-codes' },
   { name: 'admin-videos', path: '/admin/videos' },
 ];
+
+/**
+ * Selects the editor's step at `index` and waits for its settings in the side panel. The canvas
+ * may still be laying out when the nodes first show (openStepSettings clicks again until they do).
+ */
+async function selectStep(page: Page, index: number): Promise<void> {
+  const nodes = page.getByTestId('step-node');
+  await nodes.nth(2).waitFor();
+  await openStepSettings(page, nodes.nth(index));
+}
 
 /** Opens the page's `index`th tab and answers its panel (the tab left may still be fading out). */
 async function openTab(page: Page, index: number): Promise<Locator> {
@@ -364,5 +377,6 @@ const visitorScreens: Screen[] = [
   { name: 'sign-in', path: '/login' },
   { name: 'sign-up', path: '/signup' },
   { name: 'forgot-password', path: '/forgot-password' },
+  { name: 'request-invitation', path: '/request-invitation' },
   { name: 'videos-visitor', path: '/videos' },
 ];

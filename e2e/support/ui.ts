@@ -106,3 +106,22 @@ export async function editorWithOneStep(page: Page, name: string): Promise<strin
   await page.getByTestId('step-node').first().waitFor();
   return pathOf(page).split('/').pop()!;
 }
+
+/**
+ * Clicks a step's node on the editor's canvas until its settings form shows in the side panel. The
+ * canvas may still be laying out and fitting its nodes when they first show, and a click then can
+ * land before React Flow takes selections (CI: the panel never opened, or opened and closed).
+ */
+export async function openStepSettings(page: Page, node: Locator): Promise<void> {
+  // The step's settings form (ParamForm); the panel's search box is there before any selection.
+  const settings = page.locator('aside form').first();
+  for (let attempt = 1; ; attempt++) {
+    await node.click();
+    try {
+      await settings.waitFor({ timeout: 3_000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
