@@ -63,8 +63,7 @@ describe('undoing a step that was just added while it is selected', () => {
 
   it('deselects the gone step without an error notice', async () => {
     const { user, store } = renderApp({ route: '/workflows/w-1' });
-    // Over the 3 s default: the first render of the editor in this file timed out once in CI (ci15).
-    const node = await screen.findByTestId('step-node', {}, { timeout: 10_000 });
+    const node = await screen.findByTestId('step-node');
     // A click, not user.click: React Flow's drag handler needs a window on the mouse-down event.
     fireEvent.click(node.querySelector('p')!);
     expect(await screen.findByRole('complementary', { name: 'Step settings' })).toBeInTheDocument();
