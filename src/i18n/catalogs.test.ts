@@ -1,4 +1,4 @@
-import { createCatalogs, loadCatalog, loadedCatalog, type Catalog } from './catalogs';
+import { loadCatalog, loadedCatalog, type Catalog } from './catalogs';
 
 // No defaultMessage fallbacks exist in the app, so the two catalogs must cover the same keys.
 
@@ -23,25 +23,6 @@ describe('i18n catalogs', () => {
       expect((await loading)['auth.login.submit']).toBe(loadedCatalog('cn')?.['auth.login.submit']);
       expect(fresh.loadedCatalog('cn')).toBe(await loading);
     });
-  });
-
-  it('once a page needs every text, answer a language only when its rest has arrived, not when its first part has', async () => {
-    let sendRest: (texts: Catalog) => void = () => {};
-    const restOfChinese = new Promise<Catalog>((resolve) => (sendRest = resolve));
-    const catalogs = createCatalogs(
-      {
-        en: { first: async () => ({ 'auth.login.submit': 'Sign in' }), rest: async () => ({ 'settings.title': 'Settings' }) },
-        cn: { first: async () => ({ 'auth.login.submit': '登录' }), rest: () => restOfChinese },
-      },
-      { 'auth.login.submit': 'Sign in' },
-    );
-    await catalogs.loadAllTexts('en');
-    const loading = catalogs.loadCatalog('cn');
-    await new Promise((resolve) => setTimeout(resolve, 0)); // the first part has arrived
-    expect(catalogs.loadedCatalog('cn')).toBeUndefined(); // a render now waits instead of showing keys
-    sendRest({ 'settings.title': '设置' });
-    expect(await loading).toEqual({ 'auth.login.submit': '登录', 'settings.title': '设置' });
-    expect(catalogs.loadedCatalog('cn')?.['settings.title']).toBe('设置');
   });
 
   it('have exactly the same keys', () => {

@@ -10,9 +10,7 @@ import type { AppLocale } from './locales';
 
 export type Catalog = Record<string, string>;
 
-export type CatalogImporters = Record<AppLocale, Record<CatalogPart, () => Promise<Catalog>>>;
-
-const importers: CatalogImporters = {
+const importers: Record<AppLocale, Record<CatalogPart, () => Promise<Catalog>>> = {
   en: {
     first: async () => enFirst,
     rest: async () => (await import('../../i18n/en.json?texts=rest')).default,
@@ -23,78 +21,59 @@ const importers: CatalogImporters = {
   },
 };
 
+// One object per language that grows in place when its rest arrives: the Intl made from it
+// (currentIntl.ts) then finds the new texts without being made again.
+const loaded: Partial<Record<AppLocale, Catalog>> = { en: { ...enFirst } };
+const loadingFirst: Partial<Record<AppLocale, Promise<Catalog>>> = { en: Promise.resolve(loaded.en!) };
+const loadingAll: Partial<Record<AppLocale, Promise<Catalog>>> = {};
+/** Set once a page outside the first part was asked for: from then on every language shown
+ *  needs all its texts. */
+let allTextsWanted = false;
+
 /**
- * The catalogs of one page load: `importers` fetch each part of each language, `englishFirst` is
- * the part already in the first download. One instance serves the app (below); tests make their
- * own with importers whose timing they control.
+ * The catalog if it is already here, else undefined (then `loadCatalog`). Once all texts are
+ * wanted, a language whose rest was never asked for counts as not here (the page switched
+ * language), so the I18nProvider waits for it instead of showing keys.
  */
-export function createCatalogs(importers: CatalogImporters, englishFirst: Catalog) {
-  // One object per language that grows in place when its rest arrives: the Intl made from it
-  // (currentIntl.ts) then finds the new texts without being made again.
-  const loaded: Partial<Record<AppLocale, Catalog>> = { en: { ...englishFirst } };
-  const loadingFirst: Partial<Record<AppLocale, Promise<Catalog>>> = { en: Promise.resolve(loaded.en!) };
-  const loadingAll: Partial<Record<AppLocale, Promise<Catalog>>> = {};
-  /** Languages whose rest has arrived (not only been asked for). */
-  const allLoaded: Partial<Record<AppLocale, true>> = {};
-  /** Set once a page outside the first part was asked for: from then on every language shown
-   *  needs all its texts. */
-  let allTextsWanted = false;
-
-  /**
-   * The catalog if it is already here, else undefined (then `loadCatalog`). Once all texts are
-   * wanted, a language whose rest has not arrived counts as not here (the page switched language),
-   * so the I18nProvider waits for it instead of showing keys. Not "asked for": between its first
-   * part's arrival and its rest's, a render would show keys, and nothing renders again when the
-   * rest fills the same object in place (a Chinese settings page kept its keys so, under load).
-   */
-  function loadedCatalog(locale: AppLocale): Catalog | undefined {
-    if (allTextsWanted && !allLoaded[locale]) return undefined;
-    return loaded[locale];
-  }
-
-  function loadFirst(locale: AppLocale): Promise<Catalog> {
-    loadingFirst[locale] ??= importers[locale].first().then(
-      (catalog) => (loaded[locale] = { ...catalog }),
-      (err: unknown) => {
-        console.error(err);
-        return loaded.en!;
-      },
-    );
-    return loadingFirst[locale];
-  }
-
-  function loadRest(locale: AppLocale): Promise<Catalog> {
-    loadingAll[locale] ??= Promise.all([loadFirst(locale), importers[locale].rest()]).then(
-      ([catalog, rest]) => {
-        allLoaded[locale] = true;
-        return Object.assign(catalog, rest);
-      },
-      (err: unknown) => {
-        console.error(err);
-        allLoaded[locale] = true;
-        return loaded[locale] ?? loaded.en!;
-      },
-    );
-    return loadingAll[locale];
-  }
-
-  /**
-   * Fetches what a language needs now (its first part, and its rest once all texts are wanted);
-   * later calls answer the same promise (React's `use` needs a stable one). A failed download
-   * (offline) answers English rather than breaking every page.
-   */
-  function loadCatalog(locale: AppLocale): Promise<Catalog> {
-    return allTextsWanted ? loadRest(locale) : loadFirst(locale);
-  }
-
-  /** Every text of a language (the one on screen), for a page outside the first part: it renders
-   *  once this resolves. From then on a language switch waits for all of the other's texts. */
-  function loadAllTexts(locale: AppLocale): Promise<Catalog> {
-    allTextsWanted = true;
-    return loadRest(locale);
-  }
-
-  return { loadedCatalog, loadCatalog, loadAllTexts };
+export function loadedCatalog(locale: AppLocale): Catalog | undefined {
+  if (allTextsWanted && !loadingAll[locale]) return undefined;
+  return loaded[locale];
 }
 
-export const { loadedCatalog, loadCatalog, loadAllTexts } = createCatalogs(importers, enFirst);
+function loadFirst(locale: AppLocale): Promise<Catalog> {
+  loadingFirst[locale] ??= importers[locale].first().then(
+    (catalog) => (loaded[locale] = { ...catalog }),
+    (err: unknown) => {
+      console.error(err);
+      return loaded.en!;
+    },
+  );
+  return loadingFirst[locale];
+}
+
+function loadRest(locale: AppLocale): Promise<Catalog> {
+  loadingAll[locale] ??= Promise.all([loadFirst(locale), importers[locale].rest()]).then(
+    ([catalog, rest]) => Object.assign(catalog, rest),
+    (err: unknown) => {
+      console.error(err);
+      return loaded[locale] ?? loaded.en!;
+    },
+  );
+  return loadingAll[locale];
+}
+
+/**
+ * Fetches what a language needs now (its first part, and its rest once all texts are wanted);
+ * later calls answer the same promise (React's `use` needs a stable one). A failed download
+ * (offline) answers English rather than breaking every page.
+ */
+export function loadCatalog(locale: AppLocale): Promise<Catalog> {
+  return allTextsWanted ? loadRest(locale) : loadFirst(locale);
+}
+
+/** Every text of a language (the one on screen), for a page outside the first part: it renders
+ *  once this resolves. From then on a language switch waits for all of the other's texts. */
+export function loadAllTexts(locale: AppLocale): Promise<Catalog> {
+  allTextsWanted = true;
+  return loadRest(locale);
+}

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { loadCatalog, loadedCatalog } from './catalogs';
+import { loadCatalog } from './catalogs';
 import { localeFromPath, withLocalePrefix, type AppLocale } from './locales';
 import { storeLocalePreference } from './preference';
 
@@ -24,10 +24,11 @@ export function useSwitchLocale(): (target: AppLocale) => void {
     (target: AppLocale) => {
       storeLocalePreference(target);
       // The catalog first, so the page changes language in one step instead of blanking while
-      // it downloads. Router state (a pre-filled email, where to go after sign-in) survives.
-      const go = () => navigate(`${withLocalePrefix(pathname, target)}${search}${hash}`, { replace: true, state });
-      if (loadedCatalog(target)) void go();
-      else void loadCatalog(target).then(go);
+      // it downloads. Always through loadCatalog: a language whose rest is still on its way is
+      // already "loaded" for the frame, and a page shown in it then would keep its keys (nothing
+      // renders again when the rest arrives). Router state (a pre-filled email, where to go after
+      // sign-in) survives.
+      void loadCatalog(target).then(() => navigate(`${withLocalePrefix(pathname, target)}${search}${hash}`, { replace: true, state }));
     },
     [pathname, search, hash, state, navigate],
   );

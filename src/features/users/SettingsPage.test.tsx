@@ -1,8 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { api, testSettings } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
+import * as catalogs from '../../i18n/catalogs';
 
 describe('settings page', () => {
   beforeEach(() => localStorage.setItem('accessToken', 'good'));
@@ -37,6 +38,30 @@ describe('settings page', () => {
     await waitFor(() => expect(currentLocation()).toBe('/cn/settings'));
     expect(document.cookie).toContain('NEXT_LOCALE=cn');
     expect(await screen.findByRole('heading', { name: '设置', level: 1 })).toBeInTheDocument();
+  });
+
+  it('switches to Chinese only once the Chinese texts have arrived', async () => {
+    // Shown at once, a page in a language whose texts are still on their way kept their keys.
+    let release: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    const load = catalogs.loadCatalog;
+    const loading = jest.spyOn(catalogs, 'loadCatalog').mockImplementation((locale) => (locale === 'cn' ? arrived.then(() => load(locale)) : load(locale)));
+    try {
+      server.use(http.patch(api('/users/me/settings'), () => HttpResponse.json({ ...testSettings, locale: 'cn', message: '设置已保存。' })));
+      const { user } = renderApp({ route: '/settings' });
+      await user.selectOptions(await screen.findByLabelText('Language'), 'cn');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      // Asked for, and not yet here: the page stays where it is, in English.
+      await waitFor(() => expect(loading).toHaveBeenCalledWith('cn'));
+      await act(() => Promise.resolve());
+      expect(currentLocation()).toBe('/settings');
+      expect(screen.getByRole('heading', { name: 'Settings', level: 1 })).toBeInTheDocument();
+      release();
+      await waitFor(() => expect(currentLocation()).toBe('/cn/settings'));
+      expect(await screen.findByRole('heading', { name: '设置', level: 1 })).toBeInTheDocument();
+    } finally {
+      loading.mockRestore();
+    }
   });
 
   it('does not send an empty display name', async () => {

@@ -2,13 +2,11 @@ import { Button, Card, Center, Field, Flex, Heading, NativeSelect, Separator, Sp
 import { useTheme } from 'next-themes';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useLocation, useNavigate } from 'react-router-dom';
 import type { Locale, SettingsOut, SettingsPatchIn, Theme } from '../../../server/src/modules/users/users.schemas';
 import { useAppDispatch } from '../../app/hooks';
 import { usePageTitle } from '../../app/usePageTitle';
 import { TextField } from '../../components/TextField';
-import { withLocalePrefix } from '../../i18n/locales';
-import { storeLocalePreference } from '../../i18n/preference';
+import { useSwitchLocale } from '../../i18n/useLocale';
 import { userUpdated } from '../auth/authSlice';
 import { AiModelSettings } from './AiModelSettings';
 import { useGetSettingsQuery, useUpdateSettingsMutation } from './usersApi';
@@ -19,8 +17,7 @@ const THEME_OPTIONS: Theme[] = ['light', 'dark', 'system'];
 function SettingsForm({ saved }: { saved: SettingsOut }) {
   const intl = useIntl();
   const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const { pathname, search, hash } = useLocation();
+  const switchLocale = useSwitchLocale();
   const { setTheme } = useTheme();
   const [updateSettings, { isLoading }] = useUpdateSettingsMutation();
   const [displayName, setDisplayName] = useState(saved.display_name);
@@ -47,11 +44,9 @@ function SettingsForm({ saved }: { saved: SettingsOut }) {
     const now = result.data;
     dispatch(userUpdated({ name: now.display_name, locale: now.locale, theme: now.theme }));
     setTheme(now.theme);
-    if (changes.locale) {
-      // A saved language is also the visitor's language choice: remember it and switch now.
-      storeLocalePreference(now.locale);
-      navigate(`${withLocalePrefix(pathname, now.locale)}${search}${hash}`, { replace: true });
-    }
+    // A saved language is also the visitor's language choice: remember it and switch now (once
+    // its texts are here, as the header's switcher does).
+    if (changes.locale) switchLocale(now.locale);
   };
 
   const t = (id: string) => intl.formatMessage({ id });

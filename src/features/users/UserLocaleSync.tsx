@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { getCurrentPath, navigate } from '../../app/navigation';
 import { useAppSelector } from '../../app/hooks';
-import { loadCatalog, loadedCatalog } from '../../i18n/catalogs';
+import { loadCatalog } from '../../i18n/catalogs';
 import { localeFromPath, stripLocalePrefix, withLocalePrefix } from '../../i18n/locales';
 import { storeLocalePreference } from '../../i18n/preference';
 import { selectUser } from '../auth/authSlice';
@@ -40,8 +40,8 @@ export function UserLocaleSync() {
       const [, path, rest] = /^([^?#]*)(.*)$/.exec(current) ?? ['', current, ''];
       if (localeFromPath(path) !== locale) navigate(`${withLocalePrefix(path, locale)}${rest}`, { replace: true });
     };
-    if (loadedCatalog(locale)) go();
-    else void loadCatalog(locale).then(go);
+    // Always through loadCatalog: see useSwitchLocale.
+    void loadCatalog(locale).then(go);
   }, [key, locale, pathname]);
 
   return null;
