@@ -16,8 +16,8 @@ export function uuidFrom(text: string): string {
  * a pause or cancel taken here stops them at once), and the run's event log.
  */
 export class EngineCore {
-  /** Step runs executing in this process, by id. */
-  readonly running = new Map<string, AbortController>();
+  /** Step runs executing in this process, by id, with their run's id. */
+  readonly running = new Map<string, { runId: string; controller: AbortController }>();
 
   constructor(readonly deps: RunEngineDeps) {}
 
@@ -27,7 +27,16 @@ export class EngineCore {
 
   /** Stops the step runs executing here (a pause, a cancel, a shutdown: the reason says which). */
   abort(stepRunIds: Iterable<string>, reason: string): void {
-    for (const id of stepRunIds) this.running.get(id)?.abort(reason);
+    for (const id of stepRunIds) this.running.get(id)?.controller.abort(reason);
+  }
+
+  /**
+   * Stops every step run of a run executing here. Called in the same turn as the write that pauses
+   * or cancels the run, before any other await: once anyone can read the new state, no step of
+   * the run in this process starts another outside call.
+   */
+  abortRun(runId: string, reason: string): void {
+    for (const { runId: of, controller } of this.running.values()) if (of === runId) controller.abort(reason);
   }
 
   /** Appends to the run's event log and wakes whoever follows it. */

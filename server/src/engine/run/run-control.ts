@@ -25,6 +25,7 @@ export class RunControl {
     switch (action) {
       case 'pause': {
         if (!(await repo.setRunState(runId, 'paused', ['queued', 'running'], { pause_reason: null, state_reason: 'by_user' }))) throw cannot(action, run.state);
+        this.core.abortRun(runId, 'paused');
         this.core.abort(await repo.moveStepRuns(runId, 'paused', ['running'], { state_reason: 'by_user' }), 'paused');
         await this.core.emit(runId, null, 'run_paused', { reason: 'by_user' });
         return;
@@ -40,6 +41,7 @@ export class RunControl {
       case 'cancel': {
         if (!(await repo.setRunState(runId, 'cancelled', ['queued', 'running', 'paused'], { ended_at: now(), state_reason: 'by_user' })))
           throw cannot(action, run.state);
+        this.core.abortRun(runId, 'cancelled');
         this.core.abort(await repo.moveStepRuns(runId, 'cancelled', OPEN_STATES, { ended_at: now(), state_reason: 'by_user' }), 'cancelled');
         await this.core.emit(runId, null, 'run_cancelled', { reason: 'by_user' });
         return;
@@ -122,6 +124,7 @@ export class RunControl {
   async pauseForCredits(runId: string): Promise<void> {
     const repo = this.core.runs;
     if (!(await repo.setRunState(runId, 'paused', ['queued', 'running'], { pause_reason: 'credits', state_reason: 'credits' }))) return;
+    this.core.abortRun(runId, 'paused');
     this.core.abort(await repo.moveStepRuns(runId, 'paused', ['running'], { state_reason: 'credits' }), 'paused');
     await this.core.emit(runId, null, 'run_paused', { reason: 'credits' });
   }

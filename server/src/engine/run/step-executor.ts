@@ -88,7 +88,7 @@ export class StepExecutor {
     await this.core.emit(run.id, stepRun.id, 'step_started', { step_id: step.id, attempt: stepRun.attempt });
 
     const controller = new AbortController();
-    this.core.running.set(stepRun.id, controller);
+    this.core.running.set(stepRun.id, { runId: run.id, controller });
     const stopWatching = new AbortController();
     const watching = this.watch(stepRun.id, run.id, controller, stopWatching.signal);
     const logLines: StoredLogLine[] = [];

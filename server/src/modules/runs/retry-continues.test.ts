@@ -74,12 +74,13 @@ describe('runs: a retry after a cancel continues, a retry from scratch starts ov
     const run = await until(cancelled.id, final);
     expect(run.state).toBe('succeeded');
     // Every record was called, and twice at most the one in flight at the cancel (concurrency 1):
-    // the calls of the unfinished batch were checkpointed as their answers came.
+    // the calls of the unfinished batch were checkpointed as their answers came. (That one may
+    // reach this service only after the run read "cancelled": its request was already sent.)
     expect(calls.size).toBe(RECORDS);
     const again = [...calls.entries()].filter(([, n]) => n > 1).map(([n]) => n);
     expect(again.length).toBeLessThanOrEqual(1);
-    expect(again.every((n) => calledBefore.has(n))).toBe(true);
-    expect(calledBefore.size - again.length).toBeGreaterThanOrEqual(doneAtCancel);
+    expect([...calls.values()].every((n) => n <= 2)).toBe(true);
+    expect(calledBefore.size).toBeGreaterThanOrEqual(doneAtCancel);
 
     const out = (await api('GET', `/datasets/${run.step_runs[1].output_dataset_id}/records?page_size=1000`)).json();
     expect(out.total).toBe(RECORDS);
@@ -111,11 +112,13 @@ describe('runs: a retry after a cancel continues, a retry from scratch starts ov
   it('calls every record again on a retry from scratch', async () => {
     calls.clear();
     const cancelled = await cancelledMidway();
-    const calledBefore = calls.size;
-    expect(calledBefore).toBeGreaterThan(0);
+    const calledBefore = new Map(calls);
+    expect(calledBefore.size).toBeGreaterThan(0);
     expect((await api('POST', `/workflow-runs/${cancelled.id}/control`, { action: 'retry_from_scratch' })).statusCode).toBe(200);
     expect((await until(cancelled.id, final)).state).toBe('succeeded');
-    expect([...calls.values()].filter((n) => n > 1)).toHaveLength(calledBefore);
+    // Each record called before is called again (the call in flight at the cancel may have reached
+    // this service after `calledBefore` was read, and is called again too).
+    expect([...calledBefore].filter(([n, before]) => calls.get(n)! <= before)).toEqual([]);
     expect(calls.size).toBe(RECORDS);
     // Over Jest's 5 s at worst: a run and a full redo of 300 HTTP calls (2.7 s on an idle 2-core machine).
   }, 20_000);
