@@ -5,7 +5,7 @@ export type { DnsLookup, HttpMethod, OutboundHttpClient, OutboundHttpClientOptio
 export { OutboundHttpError, outboundHttpErrorKeys } from './errors';
 export type { OutboundHttpErrorKind } from './errors';
 export { hasIdempotencyKey, IDEMPOTENCY_KEY_HEADER, idempotencyKey, recordKeyPart } from './idempotency';
-export { ConcurrencyLimiter, RateLimiter } from './limiters';
+export { ConcurrencyLimiter, RateLimiter, stepRunLimits } from './limiters';
 export type { RateLimiterOptions } from './limiters';
 export { abortableSleep, isRetryableStatus, parseRetryAfter, requestWithRetries, withRetries } from './retries';
 export type { RetryOptions } from './retries';

@@ -76,3 +76,23 @@ export class ConcurrencyLimiter {
     }
   }
 }
+
+/**
+ * The limits of one step run: one token bucket and one concurrency limit shared by all its batches
+ * (a runner with `overlapBatches` has two running at once), so the rate and the calls at once hold
+ * across batches: a bucket per batch would let each batch's first call go at once, a limit per
+ * batch would double the calls at once. Kept in this process for the most recent step runs (a
+ * step run of an older one gets new limits: the worst is one burst).
+ */
+export function stepRunLimits(stepRunId: string, wanted: { perSecond: number; concurrency: number }): { rate: RateLimiter; calls: ConcurrencyLimiter } {
+  const known = limitsByStepRun.get(stepRunId);
+  if (known && known.perSecond === wanted.perSecond && known.concurrency === wanted.concurrency) return known;
+  const limits = { ...wanted, rate: new RateLimiter({ perSecond: wanted.perSecond }), calls: new ConcurrencyLimiter(wanted.concurrency) };
+  limitsByStepRun.delete(stepRunId);
+  limitsByStepRun.set(stepRunId, limits);
+  if (limitsByStepRun.size > MAX_STEP_RUNS_LIMITED) limitsByStepRun.delete(limitsByStepRun.keys().next().value!);
+  return limits;
+}
+
+const limitsByStepRun = new Map<string, { perSecond: number; concurrency: number; rate: RateLimiter; calls: ConcurrencyLimiter }>();
+const MAX_STEP_RUNS_LIMITED = 256;

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Storage } from '../../storage';
-import { RECORD_ID, type DatasetMetadata, type Datasets, type JsonRecord } from '../datasets';
+import { RECORD_ID, type DatasetMetadata, type Datasets, type JsonRecord, type RecordsPage } from '../datasets';
 import { quoteIdent, sqlString } from '../datasets/sql';
 import type { ParamValues } from '../params';
-import type { PerRecordRunner, RunContext } from '../runners';
+import type { BatchOutput, PerRecordRunner, RunContext } from '../runners';
 import type { ReportedUsage, RunStore } from './ports';
 
 /** The most records one batch may hold (one records page of the dataset reader). */
@@ -15,6 +15,16 @@ export const MAX_BATCH_SIZE = 1000;
 /** Where a batch's finished output part is kept until the step's dataset is written. */
 export const partKey = (ownerId: string, stepRunId: string, batchNo: number) => `runs/${ownerId}/${stepRunId}/part-${String(batchNo).padStart(8, '0')}.jsonl`;
 export const partsPrefix = (ownerId: string, stepRunId: string) => `runs/${ownerId}/${stepRunId}/`;
+
+/** A batch whose records have been processed, before its part is stored. */
+interface ProcessedBatch {
+  page: RecordsPage;
+  records: readonly JsonRecord[];
+  /** The records a "retry failed records" redid (the others keep their stored answers), or null. */
+  failedBefore: Set<string> | null;
+  used: ReportedUsage[];
+  result: BatchOutput;
+}
 
 /** What a batch keeps for a later "retry failed records": which of its records failed. */
 interface BatchCheckpoint {
@@ -84,28 +94,54 @@ export class PerRecordBatches {
         .map((b) => [b.batch_no, b]),
     );
     const pending = Array.from({ length: count }, (_, no) => no).filter((no) => !done.has(no));
-    const read = (no: number) => {
-      const page = this.datasets.records(input, { page: no + 1, pageSize: size });
-      page.catch(() => undefined); // awaited on its turn; a stop before then must not leave it unhandled
+    // Stops the batches still running when the one before fails (a stop of the run reaches them
+    // through ctx.signal), so no overlapped batch goes on calling after the step has failed.
+    const stopBatches = new AbortController();
+    const batchCtx: RunContext = { ...ctx, signal: AbortSignal.any([ctx.signal, stopBatches.signal]) };
+    const pages = new Map<number, Promise<RecordsPage>>();
+    const pageOf = (i: number) => {
+      let page = pages.get(i);
+      if (!page) {
+        page = this.datasets.records(input, { page: pending[i] + 1, pageSize: size });
+        page.catch(() => undefined); // awaited on its turn; a stop before then must not leave it unhandled
+        pages.set(i, page);
+      }
       return page;
     };
-    // Two stages overlap: while a batch runs in the sandbox's worker thread, the next page is read
-    // (DuckDB) and the batch before is stored. Batches are still recorded one at a time in order,
-    // each only after its part is stored, so a stop or a crash resumes as before.
-    let nextPage = pending.length ? read(pending[0]) : null;
+    const running = new Map<number, Promise<ProcessedBatch>>();
+    // Starts batch i (once): its records are read, and the next batch's while it runs.
+    const begin = (i: number) => {
+      if (i >= pending.length || running.has(i)) return;
+      const work = (async (): Promise<ProcessedBatch> => {
+        const page = await pageOf(i);
+        if (i + 1 < pending.length) void pageOf(i + 1);
+        batchCtx.signal.throwIfAborted();
+        const retry = reopened.get(pending[i]);
+        const failedBefore = retry ? new Set((JSON.parse(retry.checkpoint!) as BatchCheckpoint).failed_ids) : null;
+        const records = failedBefore ? page.items.filter((r) => failedBefore.has(String(r[RECORD_ID]))) : page.items;
+        // Each batch's usage apart: batches overlap, and each is charged under its own key.
+        const used: ReportedUsage[] = [];
+        const result = await runner.processBatch({ ...batchCtx, usage: (event) => used.push(event) }, records, params);
+        return { page, records, failedBefore, used, result };
+      })();
+      work.catch(() => undefined); // awaited on its turn, or settled in the finally below
+      running.set(i, work);
+    };
+    // Stages overlap: while a batch runs, the next page is read (DuckDB) and the batch before is
+    // stored; a runner that shares its limits across batches (`overlapBatches`) also has the next
+    // batch running, so its calls fill the slots the current batch's last calls leave free.
+    // Batches are still recorded one at a time in order, each only after its part is stored, so a
+    // stop or a crash resumes as before.
+    const depth = runner.overlapBatches ? 2 : 1;
     let storing: Promise<void> = Promise.resolve();
     try {
       for (let i = 0; i < pending.length; i++) {
         const no = pending[i];
         ctx.signal.throwIfAborted();
-        const page = await nextPage!;
-        nextPage = i + 1 < pending.length ? read(pending[i + 1]) : null;
-        const retry = reopened.get(no);
-        const failedBefore = retry ? new Set((JSON.parse(retry.checkpoint!) as BatchCheckpoint).failed_ids) : null;
-        const records = failedBefore ? page.items.filter((r) => failedBefore.has(String(r[RECORD_ID]))) : page.items;
-        // Each batch's usage apart: batches overlap, and each is charged under its own key.
-        const used: ReportedUsage[] = [];
-        const result = await runner.processBatch({ ...ctx, usage: (event) => used.push(event) }, records, params);
+        for (let ahead = i; ahead < i + depth; ahead++) begin(ahead);
+        const { page, records, failedBefore, used, result } = await running.get(i)!;
+        running.delete(i);
+        pages.delete(i);
         ctx.signal.throwIfAborted();
         await storing;
         // Stopped while the batch before was stored (a pause for credits comes from there): this one
@@ -129,10 +165,14 @@ export class PerRecordBatches {
         storing.catch(() => undefined); // awaited before the next store or at the end
       }
       await storing;
+    } catch (err) {
+      stopBatches.abort(err);
+      throw err;
     } finally {
-      // A stop in the middle still records the batch being stored (it is finished work).
+      // A stop in the middle still records the batch being stored (it is finished work), and the
+      // step ends only once no batch of it is still running.
       await storing.catch(() => undefined);
-      await nextPage?.catch(() => undefined);
+      await Promise.allSettled([...running.values(), ...pages.values()]);
     }
 
     ctx.progress({ done: processed, total, phase: 'writing' });

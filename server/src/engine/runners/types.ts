@@ -275,6 +275,12 @@ export interface PerRecordRunner extends RunnerBase {
   /** `append` only: the columns added, after checking params against the input's columns. */
   appendedColumns?(input: Column[], params: ParamValues, vars?: Vars): AppendedColumn[];
   processBatch(ctx: RunContext, records: readonly JsonRecord[], params: ParamValues): Promise<BatchOutput>;
+  /**
+   * The next batch may start while this one's last records are still under way: the runner keeps
+   * its limits (concurrency, rate) per step run, not per batch, so the two batches share them and
+   * the slots the current batch's tail leaves free go to the next one's records instead of idling.
+   */
+  overlapBatches?: boolean;
 }
 
 /**

@@ -17,6 +17,8 @@ let base: string;
 let allowed: OutboundHttpClient;
 let strict: OutboundHttpClient;
 const hits = new Map<string, number>();
+/** Calls of /hold under way now, the most at once, and the order they started in. */
+const held = { now: 0, most: 0, started: [] as string[] };
 const seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
 
 beforeAll(async () => {
@@ -54,6 +56,14 @@ beforeAll(async () => {
           res.statusCode = 500;
           res.setHeader('content-type', 'application/json');
           return res.end('{"error":"boom"}');
+        case '/hold':
+          held.now++;
+          held.most = Math.max(held.most, held.now);
+          held.started.push(url.searchParams.get('id') ?? '');
+          return setTimeout(() => {
+            held.now--;
+            res.end('held');
+          }, 20);
         case '/slow':
           return setTimeout(() => res.end('late'), 3000).unref();
         default:
@@ -78,6 +88,7 @@ afterAll(async () => {
 beforeEach(() => {
   hits.clear();
   seen.length = 0;
+  Object.assign(held, { now: 0, most: 0, started: [] });
 });
 
 const input = [
@@ -182,6 +193,19 @@ describe('the HTTP request step', () => {
     // Four calls evenly spaced at 5 per second: the last starts 600 ms after the first.
     expect(Date.now() - started).toBeGreaterThanOrEqual(550);
     expect(hits.get('/text')).toBe(4);
+  });
+
+  it('keeps to its concurrency across two batches of a step run running side by side, the earlier batch first', async () => {
+    // The engine starts the next batch before the last calls of the one before have answered
+    // (overlapBatches): both batches' calls share one limit.
+    expect(runner.overlapBatches).toBe(true);
+    const ctx = testRunContext({ http: allowed });
+    const batch = (name: string) => Array.from({ length: 6 }, (_, i) => ({ _id: `${name}${i}` }));
+    const params = { url: `${base}/hold?id={{field._id}}`, concurrency: 3 };
+    await Promise.all([runner.processBatch(ctx, batch('a'), params), runner.processBatch(ctx, batch('b'), params)]);
+    expect(hits.get('/hold')).toBe(12);
+    expect(held.most).toBe(3);
+    expect(held.started.slice(0, 6).every((id) => id.startsWith('a'))).toBe(true);
   });
 
   it('fails the batch on the first error without continue_on_error', async () => {

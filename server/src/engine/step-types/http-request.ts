@@ -1,13 +1,12 @@
 import type { JsonRecord, JsonValue, RowColumn } from '../datasets';
 import { translate } from '../../i18n/messages';
 import {
-  ConcurrencyLimiter,
   hasIdempotencyKey,
   IDEMPOTENCY_KEY_HEADER,
   idempotencyKey,
   OutboundHttpError,
-  RateLimiter,
   recordKeyPart,
+  stepRunLimits,
   withRetries,
   type HttpMethod,
   type OutboundResponse,
@@ -308,23 +307,6 @@ function bodyValue(response: OutboundResponse): JsonValue {
   return Buffer.isBuffer(response.body) ? response.body.toString('utf8') : asText(response.body);
 }
 
-/**
- * One token bucket per step run, so the rate holds across its batches (a bucket per batch would
- * let each batch's first call go at once). Bounded: the oldest runs' buckets are forgotten.
- */
-const rateLimiters = new Map<string, { perSecond: number; limiter: RateLimiter }>();
-const MAX_RATE_LIMITERS = 256;
-
-function rateLimiterFor(stepRunId: string, perSecond: number): RateLimiter {
-  const known = rateLimiters.get(stepRunId);
-  if (known && known.perSecond === perSecond) return known.limiter;
-  const limiter = new RateLimiter({ perSecond });
-  rateLimiters.delete(stepRunId);
-  rateLimiters.set(stepRunId, { perSecond, limiter });
-  if (rateLimiters.size > MAX_RATE_LIMITERS) rateLimiters.delete(rateLimiters.keys().next().value!);
-  return limiter;
-}
-
 function aborted(signal: AbortSignal): unknown {
   return signal.reason instanceof Error ? signal.reason : new DOMException('The run was stopped', 'AbortError');
 }
@@ -338,6 +320,7 @@ const runner: PerRecordRunner = {
   },
   appendedColumns: (input, params, vars) => appended(httpPlan(input, params, vars)),
   batchSize: () => HTTP_BATCH_SIZE,
+  overlapBatches: true,
 
   async processBatch(ctx: RunContext, records, params) {
     if (ctx.signal.aborted) throw aborted(ctx.signal);
@@ -346,8 +329,8 @@ const runner: PerRecordRunner = {
     // input with `appendedColumns` before the run); this check only guards the output names.
     const columns: Column[] = [...new Set(records.flatMap((r) => Object.keys(r)))].map((name) => ({ name, type: 'UNKNOWN' }));
     const plan = httpPlan(columns, params, ctx.vars);
-    const limiter = new ConcurrencyLimiter(plan.concurrency);
-    const rate = rateLimiterFor(ctx.stepRunId, plan.perSecond);
+    // The step run's, shared by its batches (two run at once: `overlapBatches`).
+    const { rate, calls: limiter } = stepRunLimits(ctx.stepRunId, { perSecond: plan.perSecond, concurrency: plan.concurrency });
     // Stops the calls still in flight once one failure has failed the batch (or the run stops).
     const stop = new AbortController();
     const onAbort = () => stop.abort(ctx.signal.reason);

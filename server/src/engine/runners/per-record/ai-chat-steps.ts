@@ -147,6 +147,9 @@ export function chatRunner(
 ): PerRecordRunner {
   return {
     ...appending(plan, AI_BATCH_SIZE),
+    // Its records share the step run's concurrency (perRecord), so the next batch fills the slots
+    // this one's slowest answers leave free.
+    overlapBatches: true,
     async processBatch(ctx: RunContext, records, params) {
       if (ctx.signal.aborted) throw stopped(ctx.signal);
       const p = plan(columnsOf(records), params, ctx.vars);

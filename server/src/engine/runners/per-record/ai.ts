@@ -3,7 +3,7 @@ import { generateText, jsonSchema, NoObjectGeneratedError, Output, type JSONSche
 import { describeModelFailure, type ChatModel, type ModelFailure } from '../../../ai';
 import { translate } from '../../../i18n/messages';
 import type { JsonRecord, JsonValue } from '../../datasets';
-import { ConcurrencyLimiter } from '../../outbound-http';
+import { stepRunLimits } from '../../outbound-http';
 import type { ParamValues } from '../../params';
 import { findColumn, RECORD_ID } from '../columns';
 import { paramProblem } from '../errors';
@@ -293,7 +293,8 @@ export async function perRecord(
   work: (record: JsonRecord, signal: AbortSignal) => Promise<RecordOutcome>,
 ): Promise<BatchOutput> {
   if (ctx.signal.aborted) throw stopped(ctx.signal);
-  const limiter = new ConcurrencyLimiter(common.concurrency);
+  // The step run's, shared by its batches (two run at once: `overlapBatches`).
+  const limiter = stepRunLimits(ctx.stepRunId, { perSecond: 0, concurrency: common.concurrency }).calls;
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
