@@ -52,10 +52,11 @@ describe('locale redirect', () => {
   it('the switcher stores the choice and shows the same page in the other language', async () => {
     const { user } = renderApp({ route: '/login' });
     await user.click(await screen.findByRole('button', { name: '中文' }));
-    expect(currentLocation()).toBe('/cn/login');
+    // Once the Chinese texts are here (at once in tests: they are loaded beforehand).
+    await waitFor(() => expect(currentLocation()).toBe('/cn/login'));
     expect(document.cookie).toContain('NEXT_LOCALE=cn');
     await user.click(await screen.findByRole('button', { name: 'English' }));
-    expect(currentLocation()).toBe('/login');
+    await waitFor(() => expect(currentLocation()).toBe('/login'));
     expect(document.cookie).toContain('NEXT_LOCALE=en');
   });
 });

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { api, testUser } from '../../test/handlers';
+import { accountIn, api, testUser } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
 
@@ -39,6 +39,9 @@ describe('sign-up page', () => {
     server.use(
       http.post(api('/auth/signup'), () => signedUp('账号已创建，欢迎使用 Stepwise！')),
       http.post(api('/auth/login'), () => token()),
+      // Signed up from a Chinese page, the account is Chinese (the server takes the request's
+      // language): the account's language, which wins once signed in, keeps the user under /cn.
+      accountIn('cn'),
     );
     const { user } = renderApp({ route: '/cn/signup' });
     await user.type(await screen.findByLabelText('姓名'), 'Ada');
