@@ -6,6 +6,10 @@ import { server } from '../../test/server';
 import { balanceOf } from '../usage/billingFixtures';
 import { runOf, summaryOf } from './runFixtures';
 import type { RunListItem } from './runsApi';
+// Loaded with the test file, not inside the first test's 3 s wait: the route renders the page
+// through React.lazy, and on a cold Jest cache compiling it and its table shell there took longer
+// (this file failed CI so).
+import './ExecutionsPage';
 
 // The executions page: every run of the user's across workflows, as the server lists them.
 
