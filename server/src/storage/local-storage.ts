@@ -49,9 +49,8 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const target = this.pathOf(key);
-    // The source may fail while we create folders; writeNewFile below still sees that error.
+    // The source may fail while the file is created; writeNewFile below still sees that error.
     body.on('error', () => undefined);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomUUID()}${PARTIAL}`;
     let size = 0;
     const count = new Transform({
