@@ -46,11 +46,6 @@ const web: Config = {
   roots: ['<rootDir>/src'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
-  // 10 s, not Jest's 5: a web test renders the whole app in jsdom, and the first test of a file
-  // also loads the lazy page it opens (on CI's cold cache, compiles it first) while the server
-  // projects fill both cores. Such first tests took 5–8 s there (UserLocaleSync, ExecutionsPage,
-  // InsertAfter failed CI so) and well under 1 s alone. The server keeps Jest's 5 s.
-  testTimeout: 10_000,
   moduleNameMapper: {
     // import.meta.env exists only under Vite; tests read the same settings from a plain module.
     '^(.*)/config/env$': '$1/config/env.jest',

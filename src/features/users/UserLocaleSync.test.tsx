@@ -3,6 +3,11 @@ import { http, HttpResponse } from 'msw';
 import { api, testSettings, testUser } from '../../test/handlers';
 import { currentLocation, renderApp } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
+// Loaded with the test file, not inside the first test: the routes render these pages through
+// React.lazy, and on CI's cold Jest cache compiling them there took the first test past 5 s.
+import '../../components/AppShell';
+import '../home/HomePage';
+import './SettingsPage';
 
 function accountLanguage(locale: 'en' | 'cn') {
   server.use(http.get(api('/users/me'), () => HttpResponse.json({ ...testUser, locale })));
