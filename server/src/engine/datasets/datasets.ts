@@ -187,6 +187,21 @@ export class Datasets {
   }
 
   /**
+   * How many rows a deferred dataset's snapshot will hold, counted by DuckDB over its recipe (its
+   * bare form when it has one: no record ids to number) without writing anything.
+   */
+  async countRecipe(recipe: DatasetRecipe): Promise<number> {
+    const relation = recipeRelation(recipe);
+    const counted = relation.bare ? { sql: relation.bare.sql, params: relation.bare.params, leaves: relation.leaves } : relation;
+    return this.withRelation(counted, (sql, params) =>
+      this.pool.use(async (connection) => {
+        const [[count]] = (await (await runBound(connection, `SELECT count(*) FROM ${sql}`, params)).getRows()) as [[bigint]];
+        return Number(count);
+      }),
+    );
+  }
+
+  /**
    * Writes a relation as a new snapshot (DatasetWriter.write: ids kept, checked unless `idsUnique`,
    * new ones numbered by row). A deferred dataset's recipe is materialized this way, with its own id.
    */

@@ -14,6 +14,7 @@ import type { RunAction, RunMode, RunStarter, StepRunAction } from './run-states
 import { Scheduler, STEP_RUN_JOB, type RunSnapshot, type StepRunJob } from './scheduler';
 import { StepExecutor } from './step-executor';
 import { StepKinds } from './step-kinds';
+import { OutputCounts } from './output-counts';
 
 /** A sample run reads at most this many records per source. */
 export const MAX_SAMPLE_SIZE = 10_000;
@@ -31,6 +32,8 @@ export class RunEngine {
   private readonly estimates: RunEstimates;
   private readonly control: RunControl;
   private readonly executor: StepExecutor;
+  /** Counts of deferred outputs, on first read (output-counts.ts). */
+  readonly outputCounts: OutputCounts;
 
   constructor(private readonly deps: RunEngineDeps) {
     this.core = new EngineCore(deps);
@@ -39,6 +42,7 @@ export class RunEngine {
     this.control = new RunControl(this.core, this.scheduler, this.estimates);
     const pauseForCredits = (runId: string) => this.control.pauseForCredits(runId);
     this.executor = new StepExecutor(this.core, this.scheduler, new StepKinds(this.core, pauseForCredits), pauseForCredits);
+    this.outputCounts = new OutputCounts(deps);
   }
 
   /** The runs' tables, for reading runs (modules/runs' service). */

@@ -70,20 +70,23 @@ describe('runs: from an uploaded CSV to an exported one', () => {
     const started = (await api('POST', `/workflow-execution/${workflowId}/steps/${exported.id}/execute?mode=all`, {})).json();
     const run = await finished(started.id);
     expect([run.state, run.step_runs.map((s: { error: unknown }) => s.error)]).toEqual(['succeeded', run.step_runs.map(() => null)]);
-    // Import and the SQL steps are deferred (nothing written: one fused query ran, in the export),
-    // so their counts are not known yet; the export counted what it wrote.
+    // Import and the SQL steps are deferred (nothing written: one fused query ran, in the export);
+    // reading the ended run counts their rows over their recipes, still writing nothing, and the
+    // export counted what it wrote.
     expect(run.step_runs.map((s: { state: string; records_total: number | null }) => [s.state, s.records_total])).toEqual([
-      ['succeeded', null],
-      ['succeeded', null],
-      ['succeeded', null],
-      ['succeeded', null],
-      ['succeeded', null],
+      ['succeeded', 6],
+      ['succeeded', 5],
+      ['succeeded', 5],
+      ['succeeded', 3],
+      ['succeeded', 3],
       ['succeeded', 3],
     ]);
     const listed = (await api('GET', '/datasets?page_size=100')).json();
     expect(
       listed.items.filter((d: { id: string }) => d.id === run.step_runs[0].output_dataset_id).map((d: { row_count: number | null }) => d.row_count),
     ).toEqual([null]);
+    // Counting wrote nothing: the import's snapshot is still not stored.
+    expect(await t.app.storage.head(`datasets/${user.user.id}/${run.step_runs[0].output_dataset_id}.parquet`)).toBeNull();
     // Opening each output writes its snapshot then, with the counts.
     const counts = [];
     for (const s of run.step_runs.slice(0, 5)) counts.push((await api('GET', `/datasets/${s.output_dataset_id}`)).json().row_count);
@@ -110,6 +113,10 @@ describe('runs: from an uploaded CSV to an exported one', () => {
     expect(fields.notes).toEqual([]);
     const input = (await api('GET', `/workflow-steps/${byRegion.id}/input-dataset`)).json();
     expect(input).toMatchObject({ id: run.step_runs[2].output_dataset_id, row_count: 5 });
+    // What the editor shows beside a step: its own newest output, with the count and the columns.
+    const output = (await api('GET', `/workflow-steps/${byRegion.id}/output-dataset`)).json();
+    expect(output).toMatchObject({ id: run.step_runs[3].output_dataset_id, row_count: 3, step_id: byRegion.id });
+    expect(output.columns.map((c: { name: string }) => c.name)).toEqual(['_id', 'region', 'revenue']);
     const info = (await api('GET', `/workflows/${workflowId}/info`)).json();
     expect(info.last_run).toMatchObject({ id: run.id, status: 'succeeded' });
     expect(info.datasets.map((d: { step_id: string }) => d.step_id)).toEqual([load.id, sold.id, revenue.id, byRegion.id, ranked.id, exported.id]);
@@ -122,7 +129,7 @@ describe('runs: from an uploaded CSV to an exported one', () => {
     const started = (await api('POST', `/workflow-execution/${workflowId}/steps/${load.id}/execute?mode=up_to&sample_size=100`, {})).json();
     expect(started.message).toBe('Preview started on a sample of the records.');
     const run = await finished(started.id);
-    expect(run.step_runs[0].records_total).toBeNull(); // deferred
+    expect(run.step_runs[0].records_total).toBe(100); // deferred, counted when the ended run was read
     const dataset = (await api('GET', `/datasets/${run.step_runs[0].output_dataset_id}`)).json();
     expect(dataset.expires_at).not.toBeNull();
     expect(dataset.row_count).toBe(100);

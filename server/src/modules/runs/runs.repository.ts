@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ComputeJobsTable, StepRunBatchesTable, StepRunCallsTable, StepRunsTable, WorkflowRunsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/db-errors';
-import type { RunState } from '../../engine/run/run-states';
+import { DONE_STATES, type RunState } from '../../engine/run/run-states';
 
 export type WorkflowRunRow = WorkflowRunsTable;
 export type StepRunRow = StepRunsTable;
@@ -186,6 +186,21 @@ export class RunsRepository {
       .where('state', 'in', [...from])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * The count of a deferred output, found when first asked (engine/run/output-counts.ts): kept on
+   * these finished step runs, which wrote it and did not know it.
+   */
+  async setOutputCount(stepRunIds: readonly string[], count: number): Promise<void> {
+    if (!stepRunIds.length) return;
+    await this.db
+      .updateTable('step_runs')
+      .set({ records_total: count, records_done: count })
+      .where('id', 'in', [...stepRunIds])
+      .where('records_total', 'is', null)
+      .where('state', 'in', [...DONE_STATES])
+      .execute();
   }
 
   /** Moves every step run of a run that is in one of `from` to `to`; answers the ones moved. */

@@ -2,7 +2,7 @@ import { notFound } from '../../lib/errors';
 import type { MessageValues } from '../../i18n/messages';
 import type { RunEngine, RunSnapshot, StoredError } from '../../engine/run';
 import type { RunEventBus } from './run-events';
-import { isFinal, type RunState } from '../../engine/run/run-states';
+import { DONE_STATES, isFinal, type RunState } from '../../engine/run/run-states';
 import type { StateReason } from '../../engine/run/state-reasons';
 import { logLineOut } from '../../engine/run-log';
 import type { ComputeJobRow, StepRunRow, WorkflowRunRow } from './runs.repository';
@@ -12,6 +12,8 @@ import type { ComputeJobOut, ProgressOut, StepRunOut, WorkflowRunOut, WorkflowRu
 const RUN_END_EVENTS = new Set(['run_succeeded', 'run_failed', 'run_cancelled']);
 /** How long a stream waits for the end event of a run whose state already says it ended. */
 const END_EVENT_GRACE_MS = 5000;
+/** How long reading an ended run waits for its deferred outputs' counts; a longer count shows on the next read. */
+const COUNT_WAIT_MS = 2000;
 
 export type Translate = (key: string, values?: MessageValues) => string;
 
@@ -76,6 +78,7 @@ export class RunsService {
     const order = new Map(snapshot.steps.map((s, i) => [s.id, i]));
     const names = new Map(snapshot.steps.map((s) => [s.id, s.name]));
     const stepRuns = (await this.repo.stepRunsOf(runId)).sort((a, b) => (order.get(a.step_id) ?? 0) - (order.get(b.step_id) ?? 0));
+    await this.countDeferredOutputs(userId, run.state, stepRuns);
     const views = stepRuns.map((s) => this.stepRunView(s, names.get(s.step_id) ?? s.step_type, t));
     const finished = stepRuns.filter((s) => isFinal(s.state)).length;
     const totals = views.map((v) => v.records_total);
@@ -86,6 +89,24 @@ export class RunsService {
       records_total: totals.every((x) => x !== null) ? totals.reduce<number>((n, x) => n + (x ?? 0), 0) : null,
       percent: stepRuns.length ? Math.round((finished / stepRuns.length) * 1000) / 10 : 100,
     };
+  }
+
+  /**
+   * A run that has ended, read for the first time: its finished steps whose output is deferred
+   * (SQL steps, imports) get their counts (engine/run/output-counts.ts), waited for up to
+   * COUNT_WAIT_MS. Not while the run is open, where a count would take DuckDB from the run itself.
+   */
+  private async countDeferredOutputs(userId: string, runState: string, stepRuns: StepRunRow[]): Promise<void> {
+    if (!isFinal(runState)) return;
+    const uncounted = stepRuns.filter(
+      (s): s is StepRunRow & { output_dataset_id: string } => DONE_STATES.includes(s.state as RunState) && s.records_total === null && !!s.output_dataset_id,
+    );
+    if (!uncounted.length) return;
+    const counts = await this.engine.outputCounts.of(userId, uncounted, COUNT_WAIT_MS);
+    for (const s of uncounted) {
+      const count = counts.get(s.id);
+      if (count !== undefined) Object.assign(s, { records_total: count, records_done: count });
+    }
   }
 
   async list(userId: string, workflowId: string, page: number, pageSize: number, t: Translate) {

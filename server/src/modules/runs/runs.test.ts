@@ -128,8 +128,8 @@ describe('runs', () => {
     expect(run.percent).toBe(100);
     expect(run.step_runs.map((s: { state: string }) => s.state)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     const [filtered, grouped, sorted] = run.step_runs;
-    // Deferred (a SQL step writes nothing until its output is read): no count yet.
-    expect(filtered).toMatchObject({ records_total: null, input_dataset_ids: [orders.id], step_name: expect.any(String) });
+    // Deferred (a SQL step writes nothing until its output is read), counted when the ended run was read.
+    expect(filtered).toMatchObject({ records_total: 5, input_dataset_ids: [orders.id], step_name: expect.any(String) });
     expect(grouped.input_dataset_ids).toEqual([filtered.output_dataset_id]);
     expect((await recordsOf(sorted.output_dataset_id)).map((r: { country: string; total: number }) => [r.country, r.total])).toEqual([
       ['DE', 65],
@@ -141,8 +141,8 @@ describe('runs', () => {
     expect(dataset).toMatchObject({ run_id: run.id, step_id: sort.id, workflow_id: workflowId, parents: [{ id: grouped.output_dataset_id }] });
     // Progress and compute details of a finished step run.
     const progress = (await api(owner, 'GET', `/step-runs/${filtered.id}/progress`)).json();
-    // The filter's output is deferred: done, with no count until someone opens it.
-    expect(progress).toMatchObject({ state: 'succeeded', records_done: 0, records_total: null, percent: 100, eta_seconds: null });
+    // The filter's output is deferred: its count is the one found when the ended run was read.
+    expect(progress).toMatchObject({ state: 'succeeded', records_done: 5, records_total: 5, percent: 100, eta_seconds: null });
     const compute = (await api(owner, 'GET', `/compute-jobs/step-runs/${filtered.id}/details`)).json();
     expect(compute.items).toHaveLength(1);
     expect(compute.items[0]).toMatchObject({ state: 'succeeded', attempt: 1, worker: expect.stringContaining(':') });

@@ -11,13 +11,15 @@ import { StepsService, type StepResult } from './steps.service';
 
 const tags = ['Steps'];
 const IdParams = Type.Object({ id: Id });
+const includeLineage = { include_lineage: Type.Boolean({ default: false }) };
 const InputDatasetQuery = Type.Object(
   {
     input: Type.Integer({ minimum: 0, maximum: 49, default: 0, description: "Which of the step's inputs (join and union have several)" }),
-    include_lineage: Type.Boolean({ default: false }),
+    ...includeLineage,
   },
   { additionalProperties: false },
 );
+const OutputDatasetQuery = Type.Object(includeLineage, { additionalProperties: false });
 
 /** A step answer: the step, the workflow version it produced (also as ETag). */
 function answer(reply: FastifyReply, { step, workflowVersion }: StepResult, code = 200) {
@@ -118,6 +120,24 @@ const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const userId = currentUser(req).id;
       const datasetId = await steps.inputDatasetId(userId, req.params.id, req.query.input);
+      return datasets.get(userId, datasetId, { includeLineage: req.query.include_lineage });
+    },
+  );
+
+  app.get(
+    '/:id/output-dataset',
+    {
+      schema: {
+        tags,
+        summary: "The dataset this step wrote last: its newest output over the workflow's runs (404 before it has run)",
+        params: IdParams,
+        querystring: OutputDatasetQuery,
+        response: { 200: DatasetOut },
+      },
+    },
+    async (req) => {
+      const userId = currentUser(req).id;
+      const datasetId = await steps.outputDatasetId(userId, req.params.id);
       return datasets.get(userId, datasetId, { includeLineage: req.query.include_lineage });
     },
   );

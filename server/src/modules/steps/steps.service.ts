@@ -144,6 +144,14 @@ export class StepsService {
     return last.datasetId;
   }
 
+  /** The step's own newest output (after it has run): what the editor shows beside the step. */
+  async outputDatasetId(userId: string, stepId: string): Promise<string> {
+    const workflowId = await this.workflowOf(userId, stepId);
+    const last = await new RunLookupsService(this.db).latestOutputOf(workflowId, stepId);
+    if (!last?.datasetId) throw notFound('server.steps.noOutputDataset');
+    return last.datasetId;
+  }
+
   async workflowOf(userId: string, stepId: string): Promise<string> {
     const workflowId = await this.steps.findWorkflowIdOfOwnedStep(stepId, userId);
     if (!workflowId) throw notFound('server.steps.notFound');

@@ -143,6 +143,7 @@ describe('steps', () => {
       ['PUT', `/workflow-steps/${step.id}`, { name: 'Mine now' }],
       ['PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { condition: 'x' } }],
       ['GET', `/workflow-steps/${step.id}/input-dataset`],
+      ['GET', `/workflow-steps/${step.id}/output-dataset`],
       ['POST', `/workflow-steps/${step.id}/clone`],
     ] as const) {
       const res = await other.call(method, url, body as object | undefined);
@@ -158,6 +159,15 @@ describe('steps', () => {
     const res = await api.call('GET', `/workflow-steps/${step.id}/input-dataset`);
     expect(res.status).toBe(404);
     expect(res.body.detail).toMatch(/run the steps before this one/);
+  });
+
+  it('says there is no output before the step ran', async () => {
+    const wf = await api.createWorkflow();
+    const step = await api.addStep(wf.id, 'filter');
+    const res = await api.call('GET', `/workflow-steps/${step.id}/output-dataset`);
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toBe('There is no output yet: run this step or preview it first.');
+    expect((await api.call('GET', `/workflow-steps/${step.id}/output-dataset?include_lineage=maybe`)).status).toBe(422);
   });
 });
 
