@@ -24,6 +24,7 @@ export { ExpressionError } from './errors';
 export { FUNCTIONS, TYPE_NAMES } from './functions';
 export { MAX_DEPTH, parseExpression } from './parser';
 export { MAX_TOKENS } from './tokenizer';
+export { closestName } from './suggest';
 export { columnsRead, variablesRead } from './walk';
 
 /** The problem with an expression's text, or null when it parses. */

@@ -1,5 +1,5 @@
 import { RECORD_ID } from '../datasets';
-import { quoteIdentifier } from '../expressions';
+import { closestName, quoteIdentifier } from '../expressions';
 import { defaultParams, type ParamValues } from '../params';
 import { isReference } from '../references';
 import type { StepTypeDescription } from '../step-types/step-type';
@@ -33,8 +33,19 @@ export function findColumn(columns: Column[], name: string): Column | undefined 
 export function requireColumn(columns: Column[], name: unknown, loc: (string | number)[]): Column {
   if (typeof name !== 'string' || !name.trim()) throw paramProblem(loc, 'server.params.column');
   const found = findColumn(columns, name);
-  if (!found) throw paramProblem(loc, 'server.steps.unknownColumn', { column: name, columns: columnList(columns) });
+  if (!found) throw unknownColumn(loc, name, columns);
   return found;
+}
+
+/** "Column “stat” does not exist: did you mean “state”? The input has …" (the suggestion when a typo is likely). */
+export function unknownColumn(loc: (string | number)[], name: string, columns: Column[]): StepParamsInvalid {
+  const suggestion = closestName(
+    name,
+    columns.filter((c) => c.name !== RECORD_ID).map((c) => c.name),
+  );
+  return suggestion
+    ? paramProblem(loc, 'server.steps.unknownColumnDidYouMean', { column: name, suggestion, columns: columnList(columns) })
+    : paramProblem(loc, 'server.steps.unknownColumn', { column: name, columns: columnList(columns) });
 }
 
 export const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

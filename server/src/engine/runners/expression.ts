@@ -1,5 +1,5 @@
 import { columnsRead, compileExpression, ExpressionError, parseExpression, variablesRead, type Expr } from '../expressions';
-import { columnList, findColumn, sqlValue, typeCategory, type TypeCategory } from './columns';
+import { findColumn, sqlValue, typeCategory, type TypeCategory, unknownColumn } from './columns';
 import { paramProblem } from './errors';
 import type { Column, SqlParam, Vars } from './types';
 
@@ -33,7 +33,7 @@ export function checkedExpression(text: unknown, param: string, columns: Column[
     throw err;
   }
   for (const name of columnsRead(expr)) {
-    if (!findColumn(columns, name)) throw paramProblem([param], 'server.steps.unknownColumn', { column: name, columns: columnList(columns) });
+    if (!findColumn(columns, name)) throw unknownColumn([param], name, columns);
   }
   const bound: Record<string, SqlParam> = {};
   for (const name of variablesRead(expr)) {

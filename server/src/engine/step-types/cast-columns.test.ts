@@ -75,8 +75,9 @@ describe('cast_columns', () => {
       },
     ]);
     expect((await refused('cast_columns', [people], { casts: [{ column: 'agee', type: 'text' }] }))[0]).toMatchObject({
-      key: 'server.steps.unknownColumn',
+      key: 'server.steps.unknownColumnDidYouMean',
       loc: ['casts', 0, 'column'],
+      values: { column: 'agee', suggestion: 'age' },
     });
     expect((await refused('cast_columns', [people], { casts: [{ column: '_id', type: 'text' }] }))[0]).toMatchObject({ key: 'server.steps.recordIdColumn' });
     expect((await refused('cast_columns', [people], { casts: [] }))[0]).toMatchObject({ key: 'server.steps.badList', loc: ['casts'] });

@@ -31,9 +31,12 @@ describe('filter', () => {
     expect(meta.columns).toEqual(empty.columns);
   });
 
-  it('refuses a column the input lacks, naming it and the columns there are', async () => {
+  it('refuses a column the input lacks, naming it, the column it likely meant, and the columns there are', async () => {
     expect(await refused('filter', [people], { condition: 'agee > 30' })).toEqual([
-      { key: 'server.steps.unknownColumn', loc: ['condition'], values: { column: 'agee', columns: 'name, city, age, score' } },
+      { key: 'server.steps.unknownColumnDidYouMean', loc: ['condition'], values: { column: 'agee', suggestion: 'age', columns: 'name, city, age, score' } },
+    ]);
+    expect(await refused('filter', [people], { condition: 'height > 30' })).toEqual([
+      { key: 'server.steps.unknownColumn', loc: ['condition'], values: { column: 'height', columns: 'name, city, age, score' } },
     ]);
   });
 
@@ -41,6 +44,11 @@ describe('filter', () => {
     const values = { column: 'agee', columns: 'name, city, age, score' };
     expect(translate('en', 'server.steps.unknownColumn', values)).toBe('Column “agee” does not exist; the input has name, city, age, score.');
     expect(translate('zh-CN', 'server.steps.unknownColumn', values)).toBe('列“agee”不存在；输入中的列有：name, city, age, score。');
+    const meant = { ...values, suggestion: 'age' };
+    expect(translate('en', 'server.steps.unknownColumnDidYouMean', meant)).toBe(
+      'Column “agee” does not exist: did you mean “age”? The input has name, city, age, score.',
+    );
+    expect(translate('zh-CN', 'server.steps.unknownColumnDidYouMean', meant)).toBe('列“agee”不存在：是不是“age”？输入中的列有：name, city, age, score。');
   });
 
   it('refuses a column of the wrong type, naming it', async () => {

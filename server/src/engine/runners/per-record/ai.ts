@@ -5,7 +5,7 @@ import { translate } from '../../../i18n/messages';
 import type { JsonRecord, JsonValue } from '../../datasets';
 import { stepRunLimits } from '../../outbound-http';
 import type { ParamValues } from '../../params';
-import { findColumn, RECORD_ID } from '../columns';
+import { findColumn, RECORD_ID, unknownColumn } from '../columns';
 import { paramProblem } from '../errors';
 import { StepRunFailed } from '../execute';
 import { newColumnName } from '../columns';
@@ -97,7 +97,7 @@ export function inputColumn(input: Column[], params: ParamValues, name = 'column
   const value = params[name];
   if (typeof value !== 'string' || !value.trim()) throw paramProblem([name], 'server.params.column');
   const column = findColumn(input, value);
-  if (!column) throw paramProblem([name], 'server.steps.unknownColumn', { column: value, columns: input.map((c) => c.name).join(', ') });
+  if (!column) throw unknownColumn([name], value, input);
   return column.name;
 }
 

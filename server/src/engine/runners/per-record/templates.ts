@@ -1,6 +1,6 @@
 import type { JsonRecord } from '../../datasets';
 import { placeholdersIn, type Reference } from '../../references';
-import { columnList, findColumn } from '../columns';
+import { findColumn, unknownColumn } from '../columns';
 import { paramProblem } from '../errors';
 import type { Column, Vars } from '../types';
 
@@ -25,7 +25,7 @@ export function checkReferences(text: string, columns: Column[], vars: Vars | un
   if (malformed.length) throw paramProblem(loc, 'server.params.badReference', { reference: malformed[0] });
   for (const reference of references) {
     if (reference.kind === 'field' && !findColumn(columns, reference.name)) {
-      throw paramProblem(loc, 'server.steps.unknownColumn', { column: reference.name, columns: columnList(columns) });
+      throw unknownColumn(loc, reference.name, columns);
     }
     if (reference.kind === 'var' && vars && !Object.prototype.hasOwnProperty.call(vars, reference.name)) {
       throw paramProblem(loc, 'server.steps.unresolvedReference', { reference: `{{var.${reference.name}}}` });
