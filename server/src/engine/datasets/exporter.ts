@@ -5,7 +5,13 @@ import type { DuckDBPool } from './duckdb-pool';
 import type { DatasetRef } from './metadata';
 import type { ParquetFiles } from './parquet-files';
 import { csvSelectList } from './csv-cells';
-import { parquetScan, sqlString } from './sql';
+import { RECORD_ID } from './metadata';
+import { checkRecordsQuery, typeName, type ColumnShape, type RecordsFilter, type RecordsSort } from './records-query';
+import { parquetScan, quoteIdent, sqlString } from './sql';
+import { runBound } from './writer';
+
+/** DuckDB's virtual column of a Parquet row's place in its file. */
+const FILE_ROW_NUMBER = 'file_row_number';
 
 import type { ExportFormat } from './export-formats';
 
@@ -22,7 +28,22 @@ export interface ExportedFile {
 export interface ExportOptions {
   /** CSV: every value and column name as stored; otherwise cells a spreadsheet would run as formulas get a `'` (csv-cells.ts). */
   raw?: boolean;
+  /** The records as a grid shows them; absent: every record and column, `_id` first, in file order. */
+  view?: ExportView;
 }
+
+/** What a records grid shows: its filters and sort (as the records query takes them), its columns, and whether `_id` goes too. */
+export interface ExportView {
+  sort?: RecordsSort[];
+  filters?: RecordsFilter[];
+  /** The columns, in order; all when absent or empty. */
+  columns?: string[];
+  /** Write the record id as the first column. */
+  includeId?: boolean;
+}
+
+/** Whether a view leaves the dataset as stored (then a Parquet download is the snapshot itself). */
+const isWhole = (view: ExportView | undefined) => !view || (!view.sort?.length && !view.filters?.length && !view.columns?.length && view.includeId !== false);
 
 /**
  * Whole-dataset downloads. Parquet is the snapshot itself (no copy: it is immutable and already
@@ -39,7 +60,7 @@ export class DatasetExporter {
 
   async export(ref: DatasetRef, format: ExportFormat, options: ExportOptions = {}): Promise<ExportedFile> {
     const source = await this.files.open(ref.storageKey);
-    if (format === 'parquet') {
+    if (format === 'parquet' && isWhole(options.view)) {
       try {
         const { size } = await fs.promises.stat(source.path);
         return { path: source.path, bytes: size, done: once(async () => source.release()) };
@@ -48,18 +69,33 @@ export class DatasetExporter {
         throw error;
       }
     }
-    const target = path.join(this.options.tempDir, `export-${randomUUID()}.csv`);
+    const target = path.join(this.options.tempDir, `export-${randomUUID()}.${format}`);
     try {
       await fs.promises.mkdir(this.options.tempDir, { recursive: true });
-      // Every column, `_id` first, in file order: what the records grid shows, as a spreadsheet
-      // reads it, with formula cells neutralised unless asked for raw values. The file's own
-      // columns (its footer), so what is written is what is stored.
+      // The records as the view shows them (by default every column, `_id` first, in file order),
+      // a CSV as a spreadsheet reads it, with formula cells neutralised unless asked for raw
+      // values. The file's own columns (its footer), so what is written is what is stored; the
+      // view's names and values are checked as a records query checks them (an unknown column is
+      // InvalidRecordsQuery), values bound, never spliced in.
       await this.pool.use(async (connection) => {
         const scan = parquetScan(source.path);
-        const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${scan}`);
-        const columns = described.getRowObjects().map((row) => ({ name: String(row.column_name), type: String(row.column_type) }));
-        const select = csvSelectList(columns, { raw: options.raw ?? false });
-        await connection.run(`COPY (SELECT ${select} FROM ${scan}) TO ${sqlString(target)} (FORMAT csv, HEADER true)`);
+        const prepared = await connection.prepare(`SELECT * FROM ${scan}`);
+        const shape: ColumnShape[] = [];
+        for (let i = 0; i < prepared.columnCount; i++) shape.push({ name: prepared.columnName(i), type: prepared.columnType(i) });
+        prepared.destroySync();
+        const view = options.view ?? {};
+        const q = checkRecordsQuery(shape, { sort: view.sort, filters: view.filters, columns: view.columns });
+        const chosen = (view.columns?.length ? [RECORD_ID, ...view.columns] : shape.map((c) => c.name))
+          .filter((name, i, all) => all.indexOf(name) === i)
+          .filter((name) => name !== RECORD_ID || view.includeId !== false)
+          .map((name) => shape.find((c) => c.name === name)!)
+          .map((c) => ({ name: c.name, type: typeName(c.type) }));
+        const select = format === 'csv' ? csvSelectList(chosen, { raw: options.raw ?? false }) : chosen.map((c) => quoteIdent(c.name)).join(', ');
+        const where = q.where ? ` WHERE ${q.where}` : '';
+        // Ties keep file order, as the grid's pages do.
+        const order = q.orderBy ? ` ORDER BY ${q.orderBy}, ${FILE_ROW_NUMBER}` : '';
+        const to = format === 'csv' ? '(FORMAT csv, HEADER true)' : '(FORMAT parquet, COMPRESSION zstd)';
+        await runBound(connection, `COPY (SELECT ${select} FROM ${scan}${where}${order}) TO ${sqlString(target)} ${to}`, q.whereParams);
       });
       const { size } = await fs.promises.stat(target);
       return { path: target, bytes: size, done: once(() => fs.promises.rm(target, { force: true })) };

@@ -24,7 +24,7 @@ export {
   type SqlSource,
   type WriteDataset,
 } from './writer';
-export { DatasetExporter, EXPORT_FORMATS, type ExportedFile, type ExportFormat, type ExportOptions } from './exporter';
+export { DatasetExporter, EXPORT_FORMATS, type ExportedFile, type ExportFormat, type ExportOptions, type ExportView } from './exporter';
 export {
   COMPARE_LIMITS,
   COMPARE_SHOW,

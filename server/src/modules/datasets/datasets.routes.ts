@@ -18,7 +18,7 @@ import {
   RecordsQueryIn,
 } from './datasets.schemas';
 import { DatasetsService } from './datasets.service';
-import { recordsQueryOf } from './http-records-query';
+import { exportViewOf, recordsQueryOf } from './http-records-query';
 
 const tags = ['Datasets'];
 const contentTypes = { csv: 'text/csv; charset=utf-8', parquet: 'application/vnd.apache.parquet' } as const;
@@ -122,7 +122,7 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'The whole dataset as a CSV or Parquet file (streamed, Content-Disposition with the dataset name)',
+        summary: 'The dataset as a CSV or Parquet file, whole or as a grid shows it (streamed, Content-Disposition with the dataset name)',
         description: "A CSV's cells that a spreadsheet would run as formulas are written with a `'` in front unless `raw=true`.",
         params: DatasetParams,
         querystring: DownloadQuery,
@@ -131,7 +131,7 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const { format, raw } = req.query;
-      const { file, fileName } = await datasets.download(currentUser(req).id, req.params.datasetId, format, { raw });
+      const { file, fileName } = await datasets.download(currentUser(req).id, req.params.datasetId, format, { raw, view: exportViewOf(req.query) });
       const stream = fs.createReadStream(file.path);
       // Sent, aborted or failed: the snapshot lease or the temporary CSV goes with the stream.
       stream.once('close', () => void file.done());

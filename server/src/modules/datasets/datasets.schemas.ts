@@ -55,31 +55,36 @@ export const RECORDS_QUERY_LIMITS = {
 
 export const FILTER_OP_NAMES = ['=', '!=', '<', '<=', '>', '>=', 'contains', 'starts_with', 'is_null', 'is_not_null', 'in'] as const;
 
+/** The view of a dataset's records, as the records grid asks for it: sort, columns, filters. */
+const viewFields = {
+  sort: Type.Optional(
+    Type.String({
+      maxLength: RECORDS_QUERY_LIMITS.sortLength,
+      description: `Comma-separated sort keys, each \`column\` or \`column:asc\` / \`column:desc\`, applied in order (at most ${RECORDS_LIMITS.maxSortKeys}); nulls last; ties keep file order; a column whose name holds \`:\` needs its direction written out. Example: \`price:desc,name:asc\`.`,
+    }),
+  ),
+  columns: Type.Optional(
+    Type.String({
+      maxLength: RECORDS_QUERY_LIMITS.columnsLength,
+      description: `Comma-separated columns to answer (at most ${RECORDS_LIMITS.maxColumns}); \`_id\` always comes first. All columns when absent or empty.`,
+    }),
+  ),
+  filters: Type.Optional(
+    Type.String({
+      maxLength: RECORDS_QUERY_LIMITS.filtersLength,
+      description:
+        `A JSON array of at most ${RECORDS_LIMITS.maxFilters} filters, all of which must hold: \`[{"column":"price","op":">=","value":10}, {"column":"name","op":"contains","value":"ab"}]\`. ` +
+        `Operators: ${FILTER_OP_NAMES.map((op) => `\`${op}\``).join(', ')}. Values are compared in the column's type (numbers as JSON numbers or digits, dates as \`2024-01-15\`); ` +
+        `\`contains\` and \`starts_with\` ignore case and apply to text; \`is_null\`/\`is_not_null\` take no value; \`in\` takes a list of 1 to ${RECORDS_LIMITS.maxInValues} values; ` +
+        `a value has at most ${RECORDS_LIMITS.maxValueLength} characters.`,
+    }),
+  ),
+};
+
 export const RecordsQueryIn = Type.Object(
   {
     ...pageFields({ size: RECORDS_LIMITS.defaultPageSize, maxSize: RECORDS_LIMITS.maxPageSize }),
-    sort: Type.Optional(
-      Type.String({
-        maxLength: RECORDS_QUERY_LIMITS.sortLength,
-        description: `Comma-separated sort keys, each \`column\` or \`column:asc\` / \`column:desc\`, applied in order (at most ${RECORDS_LIMITS.maxSortKeys}); nulls last; ties keep file order; a column whose name holds \`:\` needs its direction written out. Example: \`price:desc,name:asc\`.`,
-      }),
-    ),
-    columns: Type.Optional(
-      Type.String({
-        maxLength: RECORDS_QUERY_LIMITS.columnsLength,
-        description: `Comma-separated columns to answer (at most ${RECORDS_LIMITS.maxColumns}); \`_id\` always comes first. All columns when absent or empty.`,
-      }),
-    ),
-    filters: Type.Optional(
-      Type.String({
-        maxLength: RECORDS_QUERY_LIMITS.filtersLength,
-        description:
-          `A JSON array of at most ${RECORDS_LIMITS.maxFilters} filters, all of which must hold: \`[{"column":"price","op":">=","value":10}, {"column":"name","op":"contains","value":"ab"}]\`. ` +
-          `Operators: ${FILTER_OP_NAMES.map((op) => `\`${op}\``).join(', ')}. Values are compared in the column's type (numbers as JSON numbers or digits, dates as \`2024-01-15\`); ` +
-          `\`contains\` and \`starts_with\` ignore case and apply to text; \`is_null\`/\`is_not_null\` take no value; \`in\` takes a list of 1 to ${RECORDS_LIMITS.maxInValues} values; ` +
-          `a value has at most ${RECORDS_LIMITS.maxValueLength} characters.`,
-      }),
-    ),
+    ...viewFields,
   },
   { additionalProperties: false },
 );
@@ -106,6 +111,14 @@ export const DownloadQuery = Type.Object(
         default: false,
         description:
           "CSV only (ignored for `parquet`). false: a text cell or column name that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` in front, so a spreadsheet opening the file does not run it as a formula (OWASP, CSV Injection); numbers, dates and booleans are written as they are. true: every value and name exactly as stored, for programs that read the file.",
+      }),
+    ),
+    ...viewFields,
+    include_id: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description:
+          'Write `_id` (the record id) as the first column. With `sort`, `filters` or `columns` (the same forms as the records call) the file holds the records and columns a grid shows, in its order, instead of every record in file order; the grid sends `include_id=false` unless its user asks for the ids. A Parquet download of the whole dataset with its ids is the stored snapshot itself.',
       }),
     ),
   },

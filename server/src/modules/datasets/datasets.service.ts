@@ -197,10 +197,22 @@ export class DatasetsService {
    * The whole dataset as a file to stream (`file.done()` once sent) and the name to save it under.
    * A CSV's formula cells are neutralised unless `options.raw` (engine/datasets/csv-cells.ts).
    */
-  async download(userId: string, id: string, format: ExportFormat, options: ExportOptions = {}): Promise<{ file: ExportedFile; fileName: string }> {
+  async download(
+    userId: string,
+    id: string,
+    format: ExportFormat,
+    options: ExportOptions = {},
+    at: (string | number)[] = ['query'],
+  ): Promise<{ file: ExportedFile; fileName: string }> {
     const { meta } = await this.owned(userId, id);
-    const file = await this.datasets.export(meta, format, options);
-    return { file, fileName: `${meta.name}.${format}` };
+    try {
+      const file = await this.datasets.export(meta, format, options);
+      return { file, fileName: `${meta.name}.${format}` };
+    } catch (error) {
+      // The view's problems (an unknown column, a value of the wrong type) are answered under the query.
+      if (error instanceof InvalidRecordsQuery) throw error.at(at);
+      throw error;
+    }
   }
 
   /**

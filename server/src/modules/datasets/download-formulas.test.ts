@@ -66,7 +66,7 @@ describe('the CSV download and formulas', () => {
     const parameters: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[] =
       doc.paths['/api/v1/datasets/{datasetId}/download'].get.parameters;
     const byName = Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
-    expect(Object.keys(byName).sort()).toEqual(['format', 'raw']);
+    expect(Object.keys(byName).sort()).toEqual(['columns', 'filters', 'format', 'include_id', 'raw', 'sort']);
     expect(byName.raw.required ?? false).toBe(false);
     expect(byName.raw.schema).toMatchObject({ type: 'boolean', default: false });
     // The existing parameter as it was before raw came (required in the document, though its default lets a call leave it out).

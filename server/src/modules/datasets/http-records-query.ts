@@ -1,6 +1,7 @@
 import type { RecordsFilter, RecordsQuery, RecordsSort } from '../../engine/datasets/records-query';
 import { invalid } from '../../lib/errors';
-import type { RecordsQueryIn } from './datasets.schemas';
+import type { ExportView } from '../../engine/datasets';
+import type { DownloadQuery, RecordsQueryIn } from './datasets.schemas';
 
 /*
  * The records query string as the engine's RecordsQuery. Only the syntax is checked here (the
@@ -44,4 +45,9 @@ export function recordsQueryOf(query: RecordsQueryIn): RecordsQuery {
     columns: list(query.columns),
     filters: filtersOf(query.filters),
   };
+}
+
+/** A download's view (the grid's sort, filters and columns, and whether `_id` goes too) as the engine's ExportView. */
+export function exportViewOf(query: DownloadQuery): ExportView {
+  return { sort: list(query.sort).map(sortKey), columns: list(query.columns), filters: filtersOf(query.filters), includeId: query.include_id ?? true };
 }
