@@ -12,6 +12,7 @@ import mail from './plugins/mail';
 import openapi from './plugins/openapi';
 import rateLimits from './plugins/rate-limits';
 import requestContext, { requestIdFrom } from './plugins/request-context';
+import compression from './plugins/compression';
 import securityHeaders from './plugins/security-headers';
 import webApp from './plugins/web-app';
 import datasetsRoutes from './modules/datasets/datasets.routes';
@@ -112,23 +113,28 @@ async function register(app: FastifyInstance, options: AppOptions, parts: Core):
   await app.register(openapi);
   await app.register(webApp);
 
-  await app.register(authRoutes, { prefix: `${API_PREFIX}/auth` });
-  await app.register(usersRoutes, { prefix: `${API_PREFIX}/users` });
-  await app.register(stepInfosRoutes, { prefix: `${API_PREFIX}/workflow-step-infos` });
-  await app.register(filesRoutes, { prefix: `${API_PREFIX}/files` });
-  await app.register(workflowsRoutes, { prefix: `${API_PREFIX}/workflows` });
-  await app.register(variablesRoutes, { prefix: `${API_PREFIX}/workflows` });
-  await app.register(stepConnectionsRoutes, { prefix: `${API_PREFIX}/workflows` });
-  await app.register(stepsRoutes, { prefix: `${API_PREFIX}/workflow-steps` });
-  await app.register(historyRoutes, { prefix: `${API_PREFIX}/workflow-history` });
-  await app.register(datasetsRoutes, { prefix: `${API_PREFIX}/datasets` });
-  await app.register(cloneRoutes, { prefix: API_PREFIX });
-  await app.register(runsRoutes, { prefix: API_PREFIX });
-  await app.register(conversationsRoutes, { prefix: `${API_PREFIX}/conversations` });
-  await app.register(agentsRoutes, { prefix: `${API_PREFIX}/agents` });
-  await app.register(paymentsRoutes, { prefix: `${API_PREFIX}/payments` });
-  await app.register(contactRoutes, { prefix: `${API_PREFIX}/contact` });
-  await app.register(betaRoutes, { prefix: `${API_PREFIX}/beta-interest` });
-  await app.register(videosRoutes, { prefix: `${API_PREFIX}/videos` });
-  await app.register(usageRoutes, { prefix: API_PREFIX });
+  // The API's calls in a context of their own, where answers of 1 KB and more are compressed
+  // (plugins/compression.ts); the web app's files come precompressed from the build.
+  await app.register(async (api) => {
+    await api.register(compression);
+    await api.register(authRoutes, { prefix: `${API_PREFIX}/auth` });
+    await api.register(usersRoutes, { prefix: `${API_PREFIX}/users` });
+    await api.register(stepInfosRoutes, { prefix: `${API_PREFIX}/workflow-step-infos` });
+    await api.register(filesRoutes, { prefix: `${API_PREFIX}/files` });
+    await api.register(workflowsRoutes, { prefix: `${API_PREFIX}/workflows` });
+    await api.register(variablesRoutes, { prefix: `${API_PREFIX}/workflows` });
+    await api.register(stepConnectionsRoutes, { prefix: `${API_PREFIX}/workflows` });
+    await api.register(stepsRoutes, { prefix: `${API_PREFIX}/workflow-steps` });
+    await api.register(historyRoutes, { prefix: `${API_PREFIX}/workflow-history` });
+    await api.register(datasetsRoutes, { prefix: `${API_PREFIX}/datasets` });
+    await api.register(cloneRoutes, { prefix: API_PREFIX });
+    await api.register(runsRoutes, { prefix: API_PREFIX });
+    await api.register(conversationsRoutes, { prefix: `${API_PREFIX}/conversations` });
+    await api.register(agentsRoutes, { prefix: `${API_PREFIX}/agents` });
+    await api.register(paymentsRoutes, { prefix: `${API_PREFIX}/payments` });
+    await api.register(contactRoutes, { prefix: `${API_PREFIX}/contact` });
+    await api.register(betaRoutes, { prefix: `${API_PREFIX}/beta-interest` });
+    await api.register(videosRoutes, { prefix: `${API_PREFIX}/videos` });
+    await api.register(usageRoutes, { prefix: API_PREFIX });
+  });
 }

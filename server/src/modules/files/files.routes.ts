@@ -141,6 +141,8 @@ const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/files/:fileId/download',
     {
+      // The file's bytes as stored: Range answers and Content-Length count them (plugins/compression.ts).
+      compress: false,
       schema: {
         tags,
         summary: 'Download a file (supports Range requests)',

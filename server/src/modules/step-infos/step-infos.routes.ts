@@ -1,3 +1,4 @@
+import fastifyEtag from '@fastify/etag';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../plugins/authentication';
 import { createEmbedder } from './embeddings';
@@ -23,6 +24,14 @@ const tags = ['Step infos'];
 
 /** The step catalogue (spec: Step infos), under /api/v1/workflow-step-infos. */
 const stepInfosRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // The catalogue changes only with a deploy or an admin's tag edit, and its longest answers are
+  // tens of KB: each carries an ETag (a hash of the answer), and a browser asks again with
+  // If-None-Match on every use (no-cache) and gets 304 with no body while it is unchanged.
+  await app.register(fastifyEtag);
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.method === 'GET' && reply.statusCode === 200) reply.header('cache-control', 'private, no-cache');
+    return payload;
+  });
   const search = new StepInfoSearch(app.db, createEmbedder(app.config.embedding), app.log);
   const stepInfos = new StepInfosService(app.db, search, new Prices(app.config.billing));
 
