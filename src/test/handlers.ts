@@ -31,6 +31,13 @@ export const handlers = [
     const query = new URL(request.url).searchParams;
     return HttpResponse.json({ items: [], total: 0, page: Number(query.get('page') ?? 1), page_size: Number(query.get('page_size') ?? 20) });
   }),
+  // ...so no step has data yet: the editor's data panel says how to get some.
+  http.get(api('/workflow-steps/:stepId/output-dataset'), () =>
+    HttpResponse.json({ detail: 'There is no output yet: run this step or preview it first.' }, { status: 404 }),
+  ),
+  http.get(api('/workflow-steps/:stepId/input-dataset'), () =>
+    HttpResponse.json({ detail: 'There is no input dataset yet: run the steps before this one first.' }, { status: 404 }),
+  ),
   // No workflows yet (the dashboard's recent workflows); tests with workflows answer this call themselves.
   http.get(api('/workflows'), ({ request }) => {
     const query = new URL(request.url).searchParams;

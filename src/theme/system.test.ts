@@ -26,6 +26,7 @@ const recipeOf: Record<string, string | null> = {
   Card: 'card',
   Center: null,
   chakra: null,
+  Checkbox: 'checkbox',
   ChakraProvider: null,
   CloseButton: 'button',
   Container: 'container',

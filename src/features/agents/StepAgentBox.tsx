@@ -1,9 +1,10 @@
-import { Badge, Box, Button, Field, Heading, HStack, Stack, Table, Text, Textarea } from '@chakra-ui/react';
+import { Badge, Box, Button, Field, Heading, HStack, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuSparkles, LuStethoscope } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import { MessageMarkdown } from '../conversations/MessageMarkdown';
-import { useSendStepParamEvaluationMessageMutation, useSendStepParamMessageMutation, type ParamProblem, type RecordsPreview } from './agentsApi';
+import { RecordsPreviewTable } from '../datasets/RecordsPreviewTable';
+import { useSendStepParamEvaluationMessageMutation, useSendStepParamMessageMutation, type ParamProblem } from './agentsApi';
 
 const MAX_REQUEST = 8000;
 /** Enough to see what the settings do; the whole sample is in the run panel. */
@@ -70,7 +71,14 @@ export function StepAgentBox({ workflowId, stepId }: { workflowId: string; stepI
                 {t(filled.applied ? 'stepAgent.applied' : 'stepAgent.proposed')}
               </Text>
               {filled.message.content && <MessageMarkdown text={filled.message.content} />}
-              {filled.preview && <PreviewTable preview={filled.preview} />}
+              {filled.preview && (
+                <RecordsPreviewTable
+                  columns={filled.preview.columns}
+                  records={filled.preview.records}
+                  rows={PREVIEW_ROWS}
+                  label={intl.formatMessage({ id: 'stepAgent.preview' })}
+                />
+              )}
             </Stack>
           )}
           {checked && (
@@ -109,35 +117,3 @@ function ProblemList({ problems }: { problems: ParamProblem[] }) {
     </Stack>
   );
 }
-
-function PreviewTable({ preview }: { preview: RecordsPreview }) {
-  const intl = useIntl();
-  const columns = preview.columns.map((c) => c.name).filter((name) => name !== '_id');
-  if (columns.length === 0 || preview.records.length === 0) return null;
-  return (
-    <Table.ScrollArea borderWidth="1px" rounded="md" maxH="56">
-      <Table.Root size="sm" aria-label={intl.formatMessage({ id: 'stepAgent.preview' })}>
-        <Table.Header>
-          <Table.Row>
-            {columns.map((c) => (
-              <Table.ColumnHeader key={c}>{c}</Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {preview.records.slice(0, PREVIEW_ROWS).map((record, i) => (
-            <Table.Row key={i}>
-              {columns.map((c) => (
-                <Table.Cell key={c} maxW="48" truncate>
-                  {display(record[c])}
-                </Table.Cell>
-              ))}
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
-  );
-}
-
-const display = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));

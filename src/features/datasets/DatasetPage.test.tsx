@@ -255,6 +255,37 @@ describe('DatasetPage', () => {
     }
   }, 15_000);
 
+  // Over Jest's 5 s at worst, as the download test above: the grid rendered, a sort re-rendering it, then two downloads.
+  it('downloads what the grid shows (its sort), with record ids only when asked, and links to the step that made it', async () => {
+    useDataset();
+    const asked: URLSearchParams[] = [];
+    server.use(
+      http.get(api('/datasets/:id/download'), ({ request }) => {
+        asked.push(new URL(request.url).searchParams);
+        return new HttpResponse('name\nRow 0\n', { headers: { 'content-type': 'text/csv' } });
+      }),
+    );
+    Object.assign(URL, { createObjectURL: jest.fn(() => 'blob:orders'), revokeObjectURL: jest.fn() });
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    try {
+      const { user } = renderPage();
+      expect(await screen.findByRole('link', { name: 'Open the step that made it' })).toHaveAttribute('href', '/workflows/w-1?step=s-1&run=r-1');
+      await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+      await waitFor(() => expect(asked).toHaveLength(1));
+      expect(Object.fromEntries(asked[0])).toEqual({ format: 'csv', include_id: 'false' });
+      expect(screen.queryByTestId('download-as-shown')).not.toBeInTheDocument();
+
+      await user.click(screen.getByRole('columnheader', { name: /^price/ }));
+      expect(await screen.findByTestId('download-as-shown')).toHaveTextContent('Downloads the records as shown: filtered and sorted.');
+      await user.click(screen.getByRole('checkbox', { name: 'Include record ids' }));
+      await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+      await waitFor(() => expect(asked).toHaveLength(2));
+      expect(Object.fromEntries(asked[1])).toEqual({ format: 'csv', sort: 'price:asc', include_id: 'true' });
+    } finally {
+      click.mockRestore();
+    }
+  }, 15_000);
+
   it('reports a failed page as a notice, once however the grid scrolls, and offers to try again', async () => {
     useDataset();
     let failing = true;

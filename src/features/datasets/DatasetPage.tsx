@@ -1,6 +1,6 @@
-import { Badge, Box, Button, Center, Flex, Heading, HStack, Link, Spinner, Stack, Table, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Center, Checkbox, Flex, Heading, HStack, Link, Spinner, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuDownload } from 'react-icons/lu';
+import { LuDownload, LuWorkflow } from 'react-icons/lu';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
@@ -11,26 +11,52 @@ import { formatBytes } from '../files/format';
 import { downloadFromApi, reportTransferFailure } from '../files/transfer';
 import { useGetDatasetQuery, type DatasetOut } from './datasetsApi';
 import { CompareView } from './CompareView';
-import { RecordsGrid } from './RecordsGrid';
+import { RecordsGrid, type GridView } from './RecordsGrid';
 
 type DownloadFormat = 'csv' | 'parquet';
 
-/** The bearer token rules out a plain link: the file comes as a blob through the same headers. */
-function DownloadButtons({ dataset }: { dataset: DatasetOut }) {
+/** The download call for what the grid shows: its sort and filters, record ids only when asked. */
+export function downloadUrl(datasetId: string, format: DownloadFormat, view: GridView, includeIds: boolean): string {
+  const query = new URLSearchParams({ format });
+  if (view.sort) query.set('sort', `${view.sort.column}:${view.sort.direction}`);
+  if (view.filters.length) query.set('filters', JSON.stringify(view.filters));
+  query.set('include_id', String(includeIds));
+  return `/datasets/${encodeURIComponent(datasetId)}/download?${query.toString()}`;
+}
+
+/**
+ * Downloads what is shown: the grid's sort and filters, its columns, `_id` only when asked. The
+ * bearer token rules out a plain link: the file comes as a blob through the same headers.
+ */
+function DownloadButtons({ dataset, view }: { dataset: DatasetOut; view: GridView }) {
   const dispatch = useAppDispatch();
   const [busy, setBusy] = useState<DownloadFormat | null>(null);
+  const [includeIds, setIncludeIds] = useState(false);
   const download = async (format: DownloadFormat) => {
     setBusy(format);
     try {
-      await downloadFromApi(`/datasets/${encodeURIComponent(dataset.id)}/download?format=${format}`, `${dataset.name}.${format}`);
+      await downloadFromApi(downloadUrl(dataset.id, format, view, includeIds), `${dataset.name}.${format}`);
     } catch (err) {
       reportTransferFailure(dispatch, err);
     } finally {
       setBusy(null);
     }
   };
+  const narrowed = view.sort !== null || view.filters.length > 0;
   return (
-    <HStack gap="2">
+    <HStack gap="3" wrap="wrap" justify="flex-end">
+      <Checkbox.Root size="sm" checked={includeIds} onCheckedChange={(d) => setIncludeIds(d.checked === true)}>
+        <Checkbox.HiddenInput />
+        <Checkbox.Control />
+        <Checkbox.Label>
+          <FormattedMessage id="datasets.download.includeIds" />
+        </Checkbox.Label>
+      </Checkbox.Root>
+      {narrowed && (
+        <Text textStyle="xs" color="fg.muted" data-testid="download-as-shown">
+          <FormattedMessage id="datasets.download.asShown" />
+        </Text>
+      )}
       {(['csv', 'parquet'] as const).map((format) => (
         <Button key={format} size="sm" variant="outline" loading={busy === format} onClick={() => void download(format)}>
           <LuDownload /> <FormattedMessage id={`datasets.download.${format}`} />
@@ -68,6 +94,8 @@ function SchemaTable({ dataset }: { dataset: DatasetOut }) {
   );
 }
 
+const WHOLE: GridView = { sort: null, filters: [] };
+
 /** `/datasets/:datasetId`: what a dataset is (size, columns, where it came from) and its records. */
 export function DatasetPage() {
   usePageTitle('datasets.title');
@@ -75,6 +103,7 @@ export function DatasetPage() {
   const locale = useLocale();
   const intl = useIntl();
   const { data: dataset, isLoading, error } = useGetDatasetQuery(datasetId);
+  const [view, setView] = useState<GridView>(WHOLE);
 
   if (isLoading) {
     return (
@@ -110,6 +139,16 @@ export function DatasetPage() {
               <FormattedMessage id="datasets.columnCount" values={{ count: dataset.columns.length }} />
             </Text>
           </HStack>
+          {dataset.workflow_id && dataset.step_id && (
+            <Link asChild textStyle="sm" colorPalette="brand" color="colorPalette.fg" w="fit-content" data-testid="dataset-origin">
+              <LocaleLink
+                to={`/workflows/${dataset.workflow_id}?${new URLSearchParams({ step: dataset.step_id, ...(dataset.run_id ? { run: dataset.run_id } : {}) }).toString()}`}
+              >
+                <LuWorkflow aria-hidden />
+                <FormattedMessage id="datasets.origin" />
+              </LocaleLink>
+            </Link>
+          )}
           {dataset.parents && dataset.parents.length > 0 && (
             <HStack gap="2" textStyle="sm" wrap="wrap" aria-label={intl.formatMessage({ id: 'datasets.lineage' })}>
               <Text color="fg.muted">
@@ -125,7 +164,7 @@ export function DatasetPage() {
             </HStack>
           )}
         </Stack>
-        <DownloadButtons dataset={dataset} />
+        <DownloadButtons dataset={dataset} view={view} />
       </Flex>
       <Tabs.Root defaultValue="records" variant="line" lazyMount>
         <Tabs.List>
@@ -143,7 +182,7 @@ export function DatasetPage() {
         </Tabs.List>
         <Tabs.Content value="records">
           <Box>
-            <RecordsGrid key={dataset.id} datasetId={dataset.id} />
+            <RecordsGrid key={dataset.id} datasetId={dataset.id} onViewChange={setView} />
           </Box>
         </Tabs.Content>
         <Tabs.Content value="schema">

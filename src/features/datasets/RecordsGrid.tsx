@@ -91,7 +91,23 @@ function Cell({ value, column, width }: { value: unknown; column: DatasetColumn;
  * fetched as they scroll into view, a header click sorts, the filter bar filters, a row opens the
  * whole record. Self-contained (only `datasetId`), so the editor's run panel can show it too.
  */
-export function RecordsGrid({ datasetId, height = 520 }: { datasetId: string; /** Pixels of the scrolled area. */ height?: number }) {
+/** What the grid shows: its sort and filters (every column). */
+export interface GridView {
+  sort: RecordsSort | null;
+  filters: RecordsFilter[];
+}
+
+export function RecordsGrid({
+  datasetId,
+  height = 520,
+  onViewChange,
+}: {
+  datasetId: string;
+  /** Pixels of the scrolled area. */
+  height?: number;
+  /** Told of each new sort or filter (the page's download takes what is shown). */
+  onViewChange?: (view: GridView) => void;
+}) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
   const { data: dataset } = useGetDatasetQuery(datasetId);
@@ -111,6 +127,7 @@ export function RecordsGrid({ datasetId, height = 520 }: { datasetId: string; /*
     if (scroller.current) scroller.current.scrollTop = 0;
     setScrollTop(0);
   }, [sort, filters]);
+  useEffect(() => onViewChange?.({ sort, filters }), [onViewChange, sort, filters]);
 
   const win = rowWindow({ total: total ?? 0, rowHeight: ROW_HEIGHT, viewportHeight: height - HEADER_HEIGHT, scrollTop, overscan: OVERSCAN });
   useEffect(() => {

@@ -21,6 +21,13 @@ export interface CompareArgs {
 export type DatasetRecord = Record<string, unknown>;
 export type DatasetColumn = DatasetOut['columns'][number];
 
+export interface StepDatasetArgs {
+  stepId: string;
+  side: 'input' | 'output';
+  /** Which input (join and union read several); 0 when absent. */
+  input?: number;
+}
+
 export interface RecordsPageArgs {
   datasetId: string;
   page: number;
@@ -54,6 +61,21 @@ export const datasetsApi = baseApi.injectEndpoints({
         missingAsNull<DatasetOut>(await baseQuery({ url: `/datasets/${encodeURIComponent(id)}`, params: { include_lineage: false } })),
       providesTags: (_r, _e, id) => [{ type: 'Dataset', id }],
     }),
+    /**
+     * A step's newest output, or what one of its inputs read (the input step's newest output),
+     * for the editor's data panel: none yet (404) is an answer, null. Tagged 'Dataset', so a run
+     * ending (useLiveRun) asks again.
+     */
+    getStepDataset: build.query<DatasetOut | null, StepDatasetArgs>({
+      queryFn: async ({ stepId, side, input = 0 }, _api, _extra, baseQuery) =>
+        missingAsNull<DatasetOut>(
+          await baseQuery({
+            url: `/workflow-steps/${encodeURIComponent(stepId)}/${side}-dataset`,
+            params: side === 'input' ? { input, include_lineage: false } : { include_lineage: false },
+          }),
+        ),
+      providesTags: (_r, _e, { stepId, side, input = 0 }) => [{ type: 'Dataset', id: `STEP:${stepId}:${side}:${input}` }],
+    }),
     getRecordsPage: build.query<RecordsPageOut, RecordsPageArgs>({
       query: ({ datasetId, ...rest }) => `/datasets/${encodeURIComponent(datasetId)}/records?${recordsQueryString(rest)}`,
       // The grid keeps its own bounded cache of pages (useRecordPages); RTK's copy goes at once.
@@ -74,4 +96,13 @@ export const datasetsApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useListDatasetsQuery, useLookupDatasetQuery, useGetDatasetQuery, useGetRecordQuery, useGetSiblingsQuery, useCompareDatasetsQuery } = datasetsApi;
+export const {
+  useListDatasetsQuery,
+  useLookupDatasetQuery,
+  useGetDatasetQuery,
+  useGetStepDatasetQuery,
+  useGetRecordsPageQuery,
+  useGetRecordQuery,
+  useGetSiblingsQuery,
+  useCompareDatasetsQuery,
+} = datasetsApi;

@@ -25,6 +25,7 @@ import {
   type WorkflowRun,
 } from './runsApi';
 import type { EditorRun } from './useLiveRun';
+import { MIN_BODY_PX, useRunPanelLayout } from './useRunPanelLayout';
 
 /** How often a running step's rate and ETA, and its compute details, are read. */
 const DETAIL_POLL_MS = 2000;
@@ -97,7 +98,7 @@ export function stepBarValue(stepRun: Pick<StepRun, 'state' | 'percent'>): numbe
 export function RunPanel({ editorRun, stepIds }: { editorRun: EditorRun; stepIds?: ReadonlySet<string> }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
-  const [open, setOpen] = useState(true);
+  const { open, height, toggle, resizeHandle } = useRunPanelLayout();
   const { run, pick } = editorRun;
   const [controlRun, { isLoading: controlling }] = useControlRunMutation();
   const [controlStepRun, { isLoading: controllingStep }] = useControlStepRunMutation();
@@ -127,6 +128,25 @@ export function RunPanel({ editorRun, stepIds }: { editorRun: EditorRun; stepIds
 
   return (
     <Box as="section" aria-labelledby="run-panel-heading" borderTopWidth="1px" borderColor="border.muted" bg="bg.panel" flexShrink="0" data-testid="run-panel">
+      {/* The panel's top edge: drag it (or use the arrow keys on it) to give the panel more or less of the canvas. */}
+      {open && (
+        <Box
+          role="separator"
+          aria-orientation="horizontal"
+          aria-controls="run-panel-body"
+          aria-label={t('run.panel.resize')}
+          aria-valuenow={height}
+          aria-valuemin={MIN_BODY_PX}
+          tabIndex={0}
+          h="1.5"
+          cursor="row-resize"
+          touchAction="none"
+          _hover={{ bg: 'border.emphasized' }}
+          _focusVisible={{ bg: 'brand.solid', outline: 'none' }}
+          data-testid="run-panel-resize"
+          {...resizeHandle}
+        />
+      )}
       <Flex align="center" gap="3" px="3" py="1.5" wrap="wrap">
         <IconButton
           size="xs"
@@ -135,7 +155,7 @@ export function RunPanel({ editorRun, stepIds }: { editorRun: EditorRun; stepIds
           aria-controls="run-panel-body"
           aria-label={t(open ? 'run.panel.collapse' : 'run.panel.expand')}
           title={t(open ? 'run.panel.collapse' : 'run.panel.expand')}
-          onClick={() => setOpen((o) => !o)}
+          onClick={toggle}
         >
           {open ? <LuChevronDown /> : <LuChevronUp />}
         </IconButton>
@@ -191,7 +211,7 @@ export function RunPanel({ editorRun, stepIds }: { editorRun: EditorRun; stepIds
       </Flex>
       {run && <RunReason run={run} />}
       {open && (
-        <Box id="run-panel-body" maxH={{ base: '50vh', lg: '36vh' }} overflowY="auto" px="3" pb="2">
+        <Box id="run-panel-body" h={`${height}px`} overflowY="auto" px="3" pb="2">
           <Tabs.Root defaultValue="steps" size="sm" variant="line" lazyMount>
             <Tabs.List>
               <Tabs.Trigger value="steps">{t('run.panel.steps')}</Tabs.Trigger>

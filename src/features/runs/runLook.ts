@@ -1,6 +1,6 @@
 import type { IconType } from 'react-icons';
 import { LuBan, LuCircleCheck, LuCircleDashed, LuCircleX, LuDatabaseZap, LuLoaderCircle, LuPause, LuSkipForward } from 'react-icons/lu';
-import type { RunState, StateReason } from './runsApi';
+import type { RunState, StateReason, StepRun } from './runsApi';
 
 // How a run or step run state looks everywhere (node badges, the run panel): one colour palette
 // (Chakra's "subtle" badge pairs meet WCAG AA in both themes) and one icon per state.
@@ -32,3 +32,10 @@ const OPEN: readonly string[] = ['queued', 'running', 'paused'];
 
 /** Work not started or not finished: a run in one of these blocks starting another. */
 export const isOpenState = (state: string | undefined) => !!state && OPEN.includes(state);
+
+/** A step run that finished its work: it ran (succeeded), or a cached output stood in for it. */
+export const isDoneState = (state: RunState) => state === 'succeeded' || state === 'cached';
+
+/** A finished step run whose output's count is not known yet (a deferred output the server is still counting). */
+export const isUncounted = (stepRun: Pick<StepRun, 'state' | 'records_total' | 'output_dataset_id'>) =>
+  isDoneState(stepRun.state) && stepRun.records_total === null && !!stepRun.output_dataset_id;

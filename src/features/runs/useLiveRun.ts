@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { isOpenState } from './runLook';
+import { isOpenState, isUncounted } from './runLook';
 import { runsApi, useGetRunQuery, useListRunsQuery, type StepRun, type WorkflowRun } from './runsApi';
 import { readEventStream, type ServerSentEvent } from './sse';
 
@@ -8,6 +8,9 @@ import { readEventStream, type ServerSentEvent } from './sse';
 const REFETCH_DELAY_MS = 150;
 /** How often the run is read when its event stream cannot be. */
 export const POLL_INTERVAL_MS = 1000;
+/** An ended run read before its deferred outputs were counted is read again this much later, at most COUNT_RETRIES times. */
+export const COUNT_RETRY_MS = 3000;
+const COUNT_RETRIES = 5;
 
 interface RunEventData {
   type?: string;
@@ -40,6 +43,21 @@ export function useLiveRun(runId: string | null): { run: WorkflowRun | undefined
     if (wasOpen.current && !open && shown) dispatch(runsApi.util.invalidateTags([{ type: 'WorkflowRun', id: 'LIST' }, 'Dataset']));
     wasOpen.current = open;
   }, [dispatch, open, shown]);
+
+  // An ended run whose deferred outputs were still being counted when it was read (the server
+  // waits 2 s for them, then keeps counting): read it again a few times, until they are known.
+  const uncounted = !!shown && !open && shown.step_runs.some(isUncounted);
+  const countRetries = useRef(new Map<string, number>());
+  useEffect(() => {
+    if (!uncounted || !runId) return;
+    const tries = countRetries.current.get(runId) ?? 0;
+    if (tries >= COUNT_RETRIES) return;
+    const timer = setTimeout(() => {
+      countRetries.current.set(runId, tries + 1);
+      void refetchRef.current();
+    }, COUNT_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [runId, shown, uncounted]);
 
   useEffect(() => {
     if (!runId || !open || polling) return;

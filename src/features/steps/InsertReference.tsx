@@ -1,5 +1,5 @@
 import { Box, Button, Text } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { LuBraces } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { VariableFields } from '../variables/variablesApi';
@@ -9,6 +9,21 @@ import type { VariableFields } from '../variables/variablesApi';
 export function InsertReference({ references, onInsert }: { references: VariableFields | undefined; onInsert: (text: string) => void }) {
   const intl = useIntl();
   const [open, setOpen] = useState(false);
+  // Where the list opens: below the button, or above it when the window has no room below (the
+  // settings form sits low on a 1366×850 screen) and more above; either way scrolled into view.
+  const [upward, setUpward] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (!open || !button.current || !menu.current) return;
+    const below = window.innerHeight - button.current.getBoundingClientRect().bottom;
+    const above = button.current.getBoundingClientRect().top;
+    const needed = menu.current.offsetHeight + 8;
+    setUpward(below < needed && above > below);
+  }, [open]);
+  useLayoutEffect(() => {
+    if (open) menu.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [open, upward]);
   const variables = references?.variables ?? [];
   const fields = references?.fields ?? [];
   const group = (title: string, items: { reference: string; hint?: string }[], emptyText: string) => (
@@ -57,17 +72,18 @@ export function InsertReference({ references, onInsert }: { references: Variable
         if (e.key === 'Escape') setOpen(false);
       }}
     >
-      <Button size="2xs" variant="ghost" colorPalette="brand" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen((o) => !o)}>
+      <Button ref={button} size="2xs" variant="ghost" colorPalette="brand" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen((o) => !o)}>
         <LuBraces aria-hidden />
         {intl.formatMessage({ id: 'params.insert' })}
       </Button>
       {open && (
         <Box
+          ref={menu}
           role="menu"
           position="absolute"
           right="0"
-          top="full"
-          mt="1"
+          {...(upward ? { bottom: 'full', mb: '1' } : { top: 'full', mt: '1' })}
+          data-placement={upward ? 'top' : 'bottom'}
           zIndex="dropdown"
           bg="bg.panel"
           borderWidth="1px"

@@ -1,8 +1,10 @@
-import { Box, CloseButton, Field, Flex, HStack, Input, NativeSelect, Switch, Tag, Textarea } from '@chakra-ui/react';
+import { Box, Button, CloseButton, Field, Flex, HStack, Input, NativeSelect, Switch, Tag, Text, Textarea } from '@chakra-ui/react';
 import { memo, useId, useRef, useState, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { VariableFields } from '../variables/variablesApi';
+import { LuTriangleAlert } from 'react-icons/lu';
+import { unknownColumnIn, withSuggestion, type UnknownColumn } from './columnWarnings';
 import { InsertReference } from './InsertReference';
 import { optionLabel } from './optionLabel';
 import { PickerControl } from './PickerControl';
@@ -248,6 +250,30 @@ const controls: Record<Exclude<ParamOut['type'], PickedType>, ComponentType<Cont
   json: JsonControl,
 };
 
+/**
+ * Under a param that names a column the input does not have: "did you mean …?", with the fix one
+ * click away where the value is just the name. A warning only: the name may be one a change further
+ * up will add.
+ */
+function UnknownColumnWarning({ found, onFix }: { found: UnknownColumn; onFix?: () => void }) {
+  const intl = useIntl();
+  return (
+    <HStack gap="2" wrap="wrap" mt="1.5" textStyle="sm" color="fg.warning" data-testid="unknown-column">
+      <LuTriangleAlert aria-hidden />
+      <Text as="span">
+        {found.suggestion
+          ? intl.formatMessage({ id: 'params.warning.didYouMean' }, { column: found.column, suggestion: found.suggestion })
+          : intl.formatMessage({ id: 'params.warning.unknownColumn' }, { column: found.column })}
+      </Text>
+      {found.suggestion && onFix && (
+        <Button size="2xs" variant="outline" colorPalette="orange" onClick={onFix}>
+          {intl.formatMessage({ id: 'params.warning.useSuggestion' }, { suggestion: found.suggestion })}
+        </Button>
+      )}
+    </HStack>
+  );
+}
+
 interface ParamFieldProps {
   param: ParamOut;
   value: unknown;
@@ -284,6 +310,7 @@ export const ParamField = memo(function ParamField({ param, value, error, refere
     );
   }
 
+  const unknown = error ? null : unknownColumnIn(param, value, references);
   const field = (control: ReactNode) => (
     <Field.Root invalid={Boolean(error)} required={param.required} data-param={param.name}>
       <HStack w="full" justify="space-between">
@@ -293,6 +320,9 @@ export const ParamField = memo(function ParamField({ param, value, error, refere
         </Field.Label>
       </HStack>
       {control}
+      {unknown && (
+        <UnknownColumnWarning found={unknown} onFix={param.type === 'expression' ? undefined : () => change(withSuggestion(param, value, unknown))} />
+      )}
       {error ? <Field.ErrorText>{error}</Field.ErrorText> : help ? <Field.HelperText>{help}</Field.HelperText> : null}
     </Field.Root>
   );

@@ -6,6 +6,7 @@ import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
 import { api } from '../../test/handlers';
 import { renderWithProviders } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
+import type { VariableFields } from '../variables/variablesApi';
 import { ParamForm } from './ParamForm';
 import { StepInspector } from './StepInspector';
 
@@ -36,15 +37,19 @@ const everyType: ParamOut[] = [
 
 const fieldOf = (name: string) => document.querySelector(`[data-param="${name}"]`) as HTMLElement;
 
+const NO_REFERENCES: VariableFields = { variables: [], fields: [], notes: [] };
+
 /** The form with its draft held as the inspector holds it (here in plain state). */
 function FormWithDraft({
   params,
   values,
   onSave,
+  references = NO_REFERENCES,
 }: {
   params: ParamOut[];
   values: Record<string, unknown>;
   onSave: (changes: Record<string, unknown>) => void;
+  references?: VariableFields;
 }) {
   const [edits, setEdits] = useState<Record<string, unknown>>({});
   return (
@@ -53,7 +58,7 @@ function FormWithDraft({
       values={values}
       edits={edits}
       unsaved={Object.keys(edits).length > 0}
-      references={{ variables: [], fields: [], notes: [] }}
+      references={references}
       serverErrors={{}}
       saving={false}
       onEdit={(param, value) => setEdits((e) => ({ ...e, [param.name]: value }))}
@@ -238,5 +243,55 @@ describe('step inspector category badge', () => {
     );
     expect(screen.getByText(label)).toBeInTheDocument();
     expect(screen.queryByText('transform')).not.toBeInTheDocument();
+  });
+});
+
+// A param naming a column the input does not have is flagged as it is typed, before saving, with
+// "did you mean" when a column is close; the name may still be saved (a step further up may add it).
+describe('columns the input does not have', () => {
+  const labelled = (name: string, type: ParamOut['type'], label: string): ParamOut => ({ ...p(name, type), label });
+  const params = [labelled('condition', 'expression', 'Condition'), labelled('column', 'column', 'Column'), labelled('columns', 'columns', 'Sort by')];
+
+  const field = (name: string, type: string) => ({ name, type, reference: `{{field.${name}}}`, from_step_id: 's-1' });
+  const known: VariableFields = { variables: [], fields: [field('name', 'VARCHAR'), field('state', 'VARCHAR'), field('amount', 'BIGINT')], notes: [] };
+
+  it('flags a column typed wrong in a condition, with the column it likely meant', async () => {
+    const { user } = renderWithProviders(<FormWithDraft params={params} values={{}} references={known} onSave={jest.fn()} />);
+    await user.type(screen.getByLabelText('Condition'), "stat = 'CA'");
+    expect(within(fieldOf('condition')).getByTestId('unknown-column')).toHaveTextContent('The input has no column “stat”: did you mean “state”?');
+    await user.clear(screen.getByLabelText('Condition'));
+    await user.type(screen.getByLabelText('Condition'), "STATE = 'CA' AND amount > 3");
+    expect(within(fieldOf('condition')).queryByTestId('unknown-column')).not.toBeInTheDocument();
+  });
+
+  it('fixes a column param in one click, and a wrong name among several columns', async () => {
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(<FormWithDraft params={params} values={{ columns: ['name', 'amuont'] }} references={known} onSave={onSave} />);
+    const sortBy = within(fieldOf('columns')).getByTestId('unknown-column');
+    expect(sortBy).toHaveTextContent('The input has no column “amuont”: did you mean “amount”?');
+    await user.click(within(sortBy).getByRole('button', { name: 'Use “amount”' }));
+    expect(within(fieldOf('columns')).queryByTestId('unknown-column')).not.toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Column'), 'revenue');
+    expect(within(fieldOf('column')).getByTestId('unknown-column')).toHaveTextContent(
+      'The input has no column “revenue”. Keep it only if a step before this one will add it.',
+    );
+    expect(within(fieldOf('column')).queryByRole('button', { name: /Use/ })).not.toBeInTheDocument();
+    // A warning, not an error: the name a later change will add can be saved.
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({ columns: ['name', 'amount'], column: 'revenue' });
+  });
+
+  it('says nothing while the input columns are not all known (a step before has not run)', async () => {
+    const { user } = renderWithProviders(
+      <FormWithDraft
+        params={params}
+        values={{}}
+        references={{ ...known, notes: ['Columns of the input appear here once the steps before this one have run.'] }}
+        onSave={jest.fn()}
+      />,
+    );
+    await user.type(screen.getByLabelText('Condition'), "stat = 'CA'");
+    expect(screen.queryByTestId('unknown-column')).not.toBeInTheDocument();
   });
 });

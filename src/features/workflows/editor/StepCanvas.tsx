@@ -73,6 +73,8 @@ const canvasColours = {
   '--xy-background-pattern-color': 'var(--chakra-colors-border-emphasized)',
   '--xy-edge-stroke': 'var(--chakra-colors-fg-subtle)',
   '--xy-edge-stroke-selected': 'var(--chakra-colors-brand-solid)',
+  '--xy-edge-label-background-color': 'var(--chakra-colors-bg-panel)',
+  '--xy-edge-label-color': 'var(--chakra-colors-fg-muted)',
   '--xy-connectionline-stroke': 'var(--chakra-colors-brand-solid)',
   '--xy-handle-background-color': 'var(--chakra-colors-fg-muted)',
   '--xy-handle-border-color': 'var(--chakra-colors-bg-panel)',
@@ -119,7 +121,13 @@ export const StepCanvas = memo(function StepCanvas(props: StepCanvasProps) {
   const base = useMemo(() => deriveNodes(steps, catalogue, selected, cache.current, unsaved, stepRuns), [steps, catalogue, selected, unsaved, stepRuns]);
   // Which connections are selected is purely local; deleting one is reported up (onRemoveEdges).
   const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(new Set());
-  const edges = useMemo(() => deriveEdges(steps).map((e) => (selectedEdges.has(e.id) ? { ...e, selected: true } : e)), [steps, selectedEdges]);
+  const edges = useMemo(
+    () =>
+      deriveEdges(steps, stepRuns, (count) => intl.formatMessage({ id: 'editor.edge.rows' }, { count })).map((e) =>
+        selectedEdges.has(e.id) ? { ...e, selected: true } : e,
+      ),
+    [intl, steps, stepRuns, selectedEdges],
+  );
   const pickedEdges = useMemo(() => edges.filter((e) => e.selected), [edges]);
   const ariaLabelConfig = useCanvasAriaLabels();
   const [nodes, setNodes] = useState<StepFlowNode[]>(base);

@@ -17,6 +17,7 @@ import { useDeleteStepsMutation } from '../../stepConnections/stepConnectionsApi
 import { CataloguePanel } from '../../stepInfos/CataloguePanel';
 import { useStepCatalogue } from '../../stepInfos/stepInfosApi';
 import { draftsOfStepsDropped, selectDraftedStepIds } from '../../steps/stepDrafts';
+import { StepData } from '../../steps/StepData';
 import { StepInspector } from '../../steps/StepInspector';
 import { useAddStepFromTemplateMutation, useAddStepMutation, useUpdateStepMutation } from '../../steps/stepsApi';
 import { isTypingTarget } from '../../history/UndoRedoControls';
@@ -49,11 +50,15 @@ export function WorkflowEditorPage() {
   const copied = useRef<StepOut[]>([]);
   const [deleteSteps] = useDeleteStepsMutation();
   const [cloneStep] = useCloneStepMutation();
-  const [selectedIds, setSelectedIds] = useState<string[]>([]);
+  const [searchParams] = useSearchParams();
+  // A link may name the step to open (a dataset page's "the step that made it": `?step=<id>`).
+  const [selectedIds, setSelectedIds] = useState<string[]>(() => {
+    const linked = searchParams.get('step');
+    return linked ? [linked] : [];
+  });
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
   const pendingMoves = useRef(new Map<string, XYPosition>());
   const moveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const [searchParams] = useSearchParams();
   const editorRun = useEditorRun(workflowId, searchParams.get('run'));
   const { pick: pickRun } = editorRun;
   const onRunStarted = useCallback((run: { id: string }) => pickRun(run.id), [pickRun]);
@@ -404,6 +409,7 @@ export function WorkflowEditorPage() {
               pausedForCredits={editorRun.pausedForCredits}
               onStarted={onRunStarted}
             />
+            <StepData step={inspected} stepRuns={editorRun.byStep} />
             <StepInspector
               key={inspected.id}
               workflowId={workflow.id}

@@ -98,8 +98,24 @@ export function deriveNodes(
 
 export const edgeId = (source: string, target: string) => `${source}->${target}`;
 
-export function deriveEdges(steps: StepOut[]): Edge[] {
-  return steps.flatMap((step) => step.inputs.map((input, index) => ({ id: edgeId(input, step.id), source: input, target: step.id, data: { index } })));
+/**
+ * The connections. After a run, each is labelled with the rows that flowed along it (the count of
+ * its source step's output in the run shown, as `rowsLabel` words it), as the nodes show theirs.
+ */
+export function deriveEdges(steps: StepOut[], stepRuns: ReadonlyMap<string, StepRun> = NO_RUNS, rowsLabel?: (count: number) => string): Edge[] {
+  return steps.flatMap((step) =>
+    step.inputs.map((input, index) => {
+      const from = stepRuns.get(input);
+      const rows = from && (from.state === 'succeeded' || from.state === 'cached') ? from.records_total : null;
+      return {
+        id: edgeId(input, step.id),
+        source: input,
+        target: step.id,
+        data: { index },
+        ...(rows !== null && rowsLabel ? { label: rowsLabel(rows), labelBgPadding: [6, 2] as [number, number], labelBgBorderRadius: 4 } : {}),
+      };
+    }),
+  );
 }
 
 /** The inputs a step gets when `source` is connected to it: a one-input step swaps its input. */

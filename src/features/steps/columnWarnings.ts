@@ -1,0 +1,41 @@
+import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
+import { checkExpression, closestName, columnsRead, parseExpression } from '../../../server/src/engine/expressions';
+import type { VariableFields } from '../variables/variablesApi';
+import { isReference } from './paramValues';
+
+/** A column a param names that the step's input does not have, and the one it likely meant. */
+export interface UnknownColumn {
+  column: string;
+  suggestion: string | null;
+}
+
+/**
+ * The first column a param's draft names that is not among the input's columns (compared as DuckDB
+ * does, ignoring case), with a "did you mean" when a column is close: column and columns params,
+ * and the columns an expression reads. Null when every name is known, or when the input's columns
+ * are not all known yet (a step before it has not run). A warning, not an error: a column that a
+ * change further up will add may be typed before it exists.
+ */
+export function unknownColumnIn(param: ParamOut, draft: unknown, references: VariableFields | undefined): UnknownColumn | null {
+  if (!references || references.notes.length > 0 || references.fields.length === 0) return null;
+  const known = references.fields.map((f) => f.name);
+  const lower = new Set(known.map((name) => name.toLowerCase()));
+  const names = namesIn(param, draft);
+  const column = names.find((name) => !lower.has(name.toLowerCase()));
+  return column === undefined ? null : { column, suggestion: closestName(column, known) };
+}
+
+function namesIn(param: ParamOut, draft: unknown): string[] {
+  if (param.type === 'column') return typeof draft === 'string' && draft.trim() && !isReference(draft) ? [draft.trim()] : [];
+  if (param.type === 'columns') return Array.isArray(draft) ? draft.filter((name): name is string => typeof name === 'string' && !isReference(name)) : [];
+  if (param.type === 'expression' && typeof draft === 'string' && draft.trim() && !checkExpression(draft)) return columnsRead(parseExpression(draft));
+  return [];
+}
+
+/** The draft with the unknown column replaced by the suggestion: a column param's value, or the item in a columns param. */
+export function withSuggestion(param: ParamOut, draft: unknown, found: UnknownColumn): unknown {
+  if (!found.suggestion) return draft;
+  if (param.type === 'column') return found.suggestion;
+  if (param.type === 'columns' && Array.isArray(draft)) return draft.map((name) => (name === found.column ? found.suggestion : name));
+  return draft;
+}
