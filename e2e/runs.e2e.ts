@@ -22,7 +22,7 @@ for (const line of orders.slice(1)) {
 
 describe('running a workflow', () => {
   e2e.test(
-    'upload a CSV, start a workflow from it, add filter → group → export, run it and watch it finish, browse and filter the totals, download them',
+    'upload a CSV, start a workflow from it, add filter → group → export, run it and watch it finish, see each step\'s rows and counts, get "did you mean" on a wrong column, browse, sort and filter the totals, download them as shown',
     async () => {
       const token = await logInViaApi(e2e.baseUrl, await signUpViaApi(e2e.baseUrl, newAccount({ name: 'Katherine Johnson' })));
       const page = await signedInPage(e2e, token);
@@ -71,8 +71,28 @@ describe('running a workflow', () => {
       expect(await page.getByTestId('step-run-row').count()).toBe(4);
       const totalsRow = panel.getByRole('group', { name: 'Totals per region' });
       await totalsRow.getByText('Succeeded').waitFor();
-      // Each node on the canvas says how its step went.
+      // Each node on the canvas says how its step went, and how many rows it made (the SQL steps'
+      // counts too, though their outputs were never written); each connection the rows it carried.
       expect(await page.getByTestId('step-node').filter({ hasText: 'Succeeded' }).count()).toBe(4);
+      const paidCount = orders.slice(1).filter((line) => line.endsWith(',paid')).length;
+      await page.getByTestId('step-node').filter({ hasText: 'Paid orders' }).getByText(`${paidCount} of ${paidCount}`).waitFor();
+      await page.locator('.react-flow__edge-text').getByText(`${paidCount} rows`, { exact: true }).waitFor();
+
+      // Each step's data beside it: its output's count, columns and first rows, and what it read.
+      await page.getByTestId('step-node').filter({ hasText: 'Totals per region' }).click();
+      const data = page.getByTestId('step-data');
+      await data.getByTestId('step-data-count').getByText('3 rows · 2 columns').waitFor();
+      const firstRows = data.getByRole('table', { name: 'First rows' }).getByRole('row');
+      await firstRows.nth(3).waitFor();
+      expect(await firstRows.count()).toBe(4);
+      await data.getByRole('tab', { name: 'Input' }).click();
+      await data.getByTestId('step-data-count').getByText(`${paidCount} rows · 3 columns`).waitFor();
+
+      // A column typed wrong is flagged before saving, with the one it likely meant.
+      await page.getByTestId('step-node').filter({ hasText: 'Paid orders' }).click();
+      await page.getByLabel('Condition').fill("stauts = 'paid'");
+      await page.getByTestId('unknown-column').getByText('The input has no column “stauts”: did you mean “status”?').waitFor();
+      await page.getByRole('button', { name: 'Discard changes' }).click();
 
       // The totals, in the dataset viewer.
       await totalsRow.getByRole('link', { name: 'Output dataset' }).click();
@@ -92,29 +112,36 @@ describe('running a workflow', () => {
           ?.replace(/[^\d.]/g, '');
       for (const [region, total] of expectedTotals) expect([region, Number(totalOf(region))]).toEqual([region, total]);
 
-      // Filter to one region, then take the filter off again.
+      // Download the totals as CSV, sorted by their total, highest first, as the grid shows them.
+      const downloaded = async (name: string) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+        const saved = `${e2e.stack.dataDir}/${name}`;
+        await download.saveAs(saved);
+        return fs.readFileSync(saved, 'utf8').trim().split('\n');
+      };
+      const total = page.getByRole('columnheader', { name: /^total/ });
+      await total.click();
+      await total.click();
+      await page.getByTestId('download-as-shown').waitFor();
+      const byTotal = [...expectedTotals].sort((a, b) => b[1] - a[1]);
+      expect(await downloaded('totals-sorted.csv')).toEqual(['region,total', ...byTotal.map(([region, sum]) => `${region},${sum}`)]);
+
+      // Filter to one region: the download is that region alone; taken off, all three again.
       await page.getByRole('combobox', { name: 'Filter column' }).selectOption('region');
       await page.getByRole('combobox', { name: 'Filter operator' }).selectOption('=');
       await page.getByRole('textbox', { name: 'Filter value' }).fill('东部');
       await page.getByRole('button', { name: 'Add filter' }).click();
       await page.waitForFunction(() => document.querySelectorAll('[role=grid] [role=row]').length === 2);
       expect((await cells()).map((row) => row.includes('东部'))).toEqual([true]);
+      expect(await downloaded('totals-east.csv')).toEqual(['region,total', `东部,${expectedTotals.get('东部')}`]);
       await page.getByRole('button', { name: /^Remove filter/ }).click();
       await page.waitForFunction(() => document.querySelectorAll('[role=grid] [role=row]').length === 4);
 
-      // Download the totals as CSV.
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-      const saved = `${e2e.stack.dataDir}/totals-download.csv`;
-      await download.saveAs(saved);
-      // The dataset as it is, record ids first (the export step leaves them out by default).
-      const lines = fs.readFileSync(saved, 'utf8').trim().split('\n');
-      expect(lines[0]).toBe('_id,region,total');
-      expect(
-        lines
-          .slice(1)
-          .map((line) => line.slice(line.indexOf(',') + 1))
-          .sort(),
-      ).toEqual([...expectedTotals].map(([region, total]) => `${region},${total}`).sort());
+      // With the record ids when asked for them.
+      await page.getByText('Include record ids').click();
+      const withIds = await downloaded('totals-ids.csv');
+      expect(withIds[0]).toBe('_id,region,total');
+      expect(withIds).toHaveLength(4);
 
       // And the export step left totals.csv among the user's files.
       const top = (await getWithToken(e2e.baseUrl, '/api/v1/files/folders/root', token)).body as { items: { name: string }[] };
