@@ -14,9 +14,9 @@ const BATCH = 500;
 export const ORPHAN_GRACE_MS = DAY_MS;
 /** Only snapshots: `datasets/<owner>/<id>.parquet` (metadata.ts, datasetKey). */
 const SNAPSHOT_KEY = /^datasets\/[^/]+\/[^/]+\.parquet$/;
-/** A deferred CSV import's own copy of its file (engine/sources/csv-sniffing.ts, csvCopyKey): it goes with its dataset. */
-const CSV_COPY_KEY = /^datasets\/[^/]+\/[^/]+\.csv$/;
-const copyOf = (snapshotKey: string) => snapshotKey.replace(/\.parquet$/, '.csv');
+/** A deferred import's own copy of its file (engine/sources/deferred-file.ts, sourceCopyKey): it goes with its dataset. */
+const SOURCE_COPY_KEY = /^datasets\/[^/]+\/[^/]+\.(csv|source)$/;
+const copiesOf = (snapshotKey: string) => ['.csv', '.source'].map((ending) => snapshotKey.replace(/\.parquet$/, ending));
 
 export interface DatasetCleanup {
   expired: number;
@@ -43,8 +43,8 @@ export async function cleanDatasets(db: Db, storage: Storage, log: Log, options:
       const key = await repo.deleteUnused(id, { notReusedSince });
       if (key === null) continue;
       await storage.delete(key);
-      // A deferred import's CSV copy, if it had one (deleting a missing object is fine).
-      if (SNAPSHOT_KEY.test(key)) await storage.delete(copyOf(key));
+      // A deferred import's copy of its file, if it had one (deleting a missing object is fine).
+      if (SNAPSHOT_KEY.test(key)) for (const copy of copiesOf(key)) await storage.delete(copy);
       removed++;
     }
     return removed;
@@ -76,8 +76,8 @@ async function sweepOrphanFiles(repo: DatasetRetentionRepository, storage: Stora
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {
-    // A CSV copy belongs to the dataset whose snapshot key it shares (stored or not yet).
-    const snapshotOf = (key: string) => (CSV_COPY_KEY.test(key) ? key.replace(/\.csv$/, '.parquet') : key);
+    // A file's copy belongs to the dataset whose snapshot key it shares (stored or not yet).
+    const snapshotOf = (key: string) => (SOURCE_COPY_KEY.test(key) ? key.replace(/\.(csv|source)$/, '.parquet') : key);
     const known = await repo.knownKeys(batch.map(snapshotOf));
     for (const key of batch) {
       if (known.has(snapshotOf(key))) continue;
@@ -87,7 +87,7 @@ async function sweepOrphanFiles(repo: DatasetRetentionRepository, storage: Stora
     batch = [];
   };
   for await (const object of storage.list('datasets/')) {
-    if (!(SNAPSHOT_KEY.test(object.key) || CSV_COPY_KEY.test(object.key)) || object.lastModified >= writtenBefore) continue;
+    if (!(SNAPSHOT_KEY.test(object.key) || SOURCE_COPY_KEY.test(object.key)) || object.lastModified >= writtenBefore) continue;
     batch.push(object.key);
     if (batch.length >= BATCH) await flush();
   }

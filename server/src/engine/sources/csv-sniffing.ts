@@ -150,5 +150,10 @@ export async function pinnedCsvSelect(ctx: RunContext, select: string, filePath:
   }
 }
 
-/** Where a deferred CSV import keeps its copy of the file, beside its (future) snapshot. */
-export const csvCopyKey = (ownerId: string, datasetId: string) => `datasets/${ownerId}/${datasetId}.csv`;
+/** How a deferred import reads its copy of a CSV: sniffed with these options, then pinned (pinnedCsvSelect). */
+export function csvCopyRead(ctx: RunContext, options: CsvOptions) {
+  return async (path: string, size: number, what: string) => {
+    const read = await csvRead(ctx, path, options, what, size);
+    return { select: await pinnedCsvSelect(ctx, read.select, path), explain: read.explain };
+  };
+}

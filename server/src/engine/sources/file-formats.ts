@@ -4,7 +4,8 @@ import type { DatasetMetadata } from '../datasets';
 import { sqlString } from '../datasets/sql';
 import { StepRunFailed } from '../runners/execute';
 import type { RunContext } from '../runners/types';
-import { csvRead } from './csv-sniffing';
+import { csvCopyRead, csvRead, type CsvOptions } from './csv-sniffing';
+import type { ReadOfCopy } from './deferred-file';
 import { nothingToRemove, quoteName, sampleLimit, writeFileRead, type FileRead } from './source-dataset';
 import { xlsxToJsonl } from './xlsx';
 
@@ -25,6 +26,23 @@ export const BY_EXTENSION: Record<string, FileFormat> = {
 /** The format a file name's ending tells, or null. */
 export const formatOf = (fileName: string): FileFormat | null => BY_EXTENSION[path.extname(fileName).toLowerCase()] ?? null;
 
+/** How a CSV or TSV file is read by Import file and Import folder: a header line, UTF-8, the delimiter found or a tab. */
+export const CSV_LIKE: Record<'csv' | 'tsv', CsvOptions> = {
+  csv: { delimiter: 'auto', hasHeader: true, encoding: 'utf-8' },
+  tsv: { delimiter: 'tab', hasHeader: true, encoding: 'utf-8' },
+};
+
+/**
+ * How a deferred import reads its copy of a file of this format (sources/deferred-file.ts), or
+ * null for Excel, which is converted and written instead (its cells are parsed off the event loop
+ * into a temporary file a recipe could not keep).
+ */
+export function copyReadOf(ctx: RunContext, format: FileFormat): ReadOfCopy | null {
+  if (format === 'xlsx') return null;
+  if (format === 'csv' || format === 'tsv') return csvCopyRead(ctx, CSV_LIKE[format]);
+  return async (path, size, what) => fileRead(ctx, format, path, size, '', what, Infinity);
+}
+
 /** Reads at most `limit` records (a preview's sample size, or what is left of it). */
 export async function fileRead(
   ctx: RunContext,
@@ -37,9 +55,8 @@ export async function fileRead(
 ): Promise<FileRead> {
   switch (format) {
     case 'csv':
-      return csvRead(ctx, filePath, { delimiter: 'auto', hasHeader: true, encoding: 'utf-8' }, what, size);
     case 'tsv':
-      return csvRead(ctx, filePath, { delimiter: 'tab', hasHeader: true, encoding: 'utf-8' }, what, size);
+      return csvRead(ctx, filePath, CSV_LIKE[format], what, size);
     case 'json':
     case 'jsonl':
       if (size === 0) throw new StepRunFailed(`${what} is empty`, null);

@@ -1,7 +1,6 @@
-import { recipeRelation } from '../datasets';
 import type { SourceRunner } from '../runners/types';
 import { importCsv } from './import-csv';
-import { createRunnerTestbed, type RunnerTestbed } from '../../test/engine/runner-testbed';
+import { createRunnerTestbed, expectRecipeWritesAsRun, type RunnerTestbed } from '../../test/engine/runner-testbed';
 
 /*
  * A deferred CSV import (recipe over its own copy, with what DuckDB sniffed pinned) materializes to
@@ -34,18 +33,6 @@ describe('a deferred CSV import', () => {
     const written = await importCsvRunner.run(bed.context(), params);
     const ctx = bed.context();
     const recipe = await importCsvRunner.defer!(ctx, params);
-    expect(recipe).not.toBeNull();
-    expect(recipe!.columns).toEqual(written.columns);
-    const stored = await bed.datasets.writeRelation({
-      ownerId: bed.ownerId,
-      name: 'x',
-      datasetId: ctx.output.datasetId,
-      relation: recipeRelation(recipe!),
-      idsUnique: true,
-    });
-    expect([stored.rowCount, stored.columns]).toEqual([written.rowCount, written.columns]);
-    const rows = async (meta: typeof stored) => (await bed.datasets.records(meta, { page: 1, pageSize: 100 })).items;
-    const strip = (items: Record<string, unknown>[]) => items.map(({ _id, ...rest }) => [String(_id).slice(24), rest]);
-    expect(strip(await rows(stored))).toEqual(strip(await rows(written)));
+    await expectRecipeWritesAsRun(bed, recipe, written, ctx.output.datasetId);
   });
 });

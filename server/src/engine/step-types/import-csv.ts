@@ -1,10 +1,9 @@
 import type { StepType, StepTypeDescription } from './step-type';
-import { newMarker, type DatasetRecipe } from '../datasets';
-import { sqlString } from '../datasets/sql';
 import { resolveParams } from '../runners/columns';
 import type { SourceRunner } from '../runners/types';
-import { checkAborted, finished, idParam, limitClause, quotedName, readFailure } from '../sources/source-dataset';
-import { csvCopyKey, csvOptions, csvRead, pinnedCsvSelect, readCsv } from '../sources/csv-sniffing';
+import { finished, idParam, quotedName } from '../sources/source-dataset';
+import { deferredFileRecipe, sourceCopyKey } from '../sources/deferred-file';
+import { csvCopyRead, csvOptions, readCsv } from '../sources/csv-sniffing';
 
 const description: StepTypeDescription = {
   id: 'import_csv',
@@ -81,36 +80,10 @@ const runner: SourceRunner = {
    * sniffs the types); a line breaking the shape fails the step that first reads the rows.
    */
   async defer(ctx, stored) {
-    if (!ctx.files.keep) return null;
     const params = resolveParams(description, stored, ctx.vars);
     const fileId = idParam(params, 'file', 'server.params.file');
     const options = csvOptions(params);
-    checkAborted(ctx);
-    const storageKey = csvCopyKey(ctx.ownerId, ctx.output.datasetId);
-    const file = await ctx.files.keep(fileId, storageKey);
-    const what = quotedName(file.name);
-    const lease = await ctx.datasets.files.open(storageKey);
-    let recipe: DatasetRecipe | null;
-    try {
-      const read = await csvRead(ctx, lease.path, options, what, file.size);
-      const marker = newMarker();
-      const select = (await pinnedCsvSelect(ctx, read.select, lease.path)).split(sqlString(lease.path)).join(sqlString(marker));
-      const relation = { sql: `(${select}${limitClause(ctx)})`, params: [], leaves: [{ marker, storageKey, datasetId: ctx.output.datasetId }] };
-      recipe = await ctx.datasets
-        .recipeFor({ datasetId: ctx.output.datasetId, inputs: [relation], select: ([table]) => `SELECT * FROM ${table}` })
-        .catch((err: unknown) => {
-          throw readFailure(err, what, read.explain);
-        });
-    } finally {
-      lease.release();
-    }
-    if (!recipe) {
-      await ctx.datasets.storage.delete(storageKey);
-      return null;
-    }
-    ctx.progress({ done: 0, total: null, phase: 'deferred' });
-    ctx.log('server.runLog.readHeader', { source: what, columns: recipe.columns.length - 1 });
-    return recipe;
+    return deferredFileRecipe(ctx, fileId, sourceCopyKey(ctx.ownerId, ctx.output.datasetId, 'csv'), () => csvCopyRead(ctx, options), quotedName);
   },
 };
 

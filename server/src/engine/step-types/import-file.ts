@@ -3,7 +3,8 @@ import { resolveParams } from '../runners/columns';
 import { paramProblem } from '../runners/errors';
 import type { SourceRunner } from '../runners/types';
 import { enumOf, finished, idParam, quotedName } from '../sources/source-dataset';
-import { FILE_FORMATS, formatOf, readFileAs } from '../sources/file-formats';
+import { copyReadOf, FILE_FORMATS, formatOf, readFileAs } from '../sources/file-formats';
+import { deferredFileRecipe, sourceCopyKey } from '../sources/deferred-file';
 
 const description: StepTypeDescription = {
   id: 'import_file',
@@ -73,6 +74,29 @@ const runner: SourceRunner = {
       if (!format) throw paramProblem(['format'], 'server.steps.fileFormat', { name: file.name });
       return finished(ctx, await readFileAs(ctx, format, file.path, file.size, sheet, what), what);
     });
+  },
+  /**
+   * Deferred as Import CSV is, for every format DuckDB reads itself (CSV, TSV, JSON, JSON Lines,
+   * Parquet): the dataset keeps a copy of the file (a hard link on local storage) and a recipe over
+   * it, so the records are read once, by whatever first needs them, instead of being written to a
+   * snapshot here. Excel is converted and written (`run`).
+   */
+  async defer(ctx, stored) {
+    const params = resolveParams(description, stored, ctx.vars);
+    const fileId = idParam(params, 'file', 'server.params.file');
+    const chosen = enumOf(params, 'format', ['auto', ...FILE_FORMATS]);
+    const copyKey = sourceCopyKey(ctx.ownerId, ctx.output.datasetId, 'other');
+    return deferredFileRecipe(
+      ctx,
+      fileId,
+      copyKey,
+      (file) => {
+        const format = chosen === 'auto' ? formatOf(file.name) : chosen;
+        if (!format) throw paramProblem(['format'], 'server.steps.fileFormat', { name: file.name });
+        return copyReadOf(ctx, format);
+      },
+      quotedName,
+    );
   },
 };
 

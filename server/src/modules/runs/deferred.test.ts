@@ -180,6 +180,27 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
     expect((await records(stepRuns[2].output_dataset_id)).total).toBe(4);
   });
 
+  it('Import file reads JSON Lines the deferred way too: a copy of the file, counted and read through, removed with its dataset', async () => {
+    const fileId = await upload('people.jsonl', '{"name":"Ada","amount":12}\n{"name":"Bob","amount":3}\n{"name":"李雷","amount":null}\n');
+    const workflowId = (await wf.createWorkflow('Lines')).id;
+    const load = await wf.addStep(workflowId, 'import_file', { param_inputs: { file: fileId } });
+    const big = await wf.addStep(workflowId, 'filter', { inputs: [load.id], param_inputs: { condition: 'amount > 10 OR amount IS NULL' } });
+    const run = await finished((await api('POST', `/workflow-execution/${workflowId}/steps/${big.id}/execute?mode=all`, {})).json().id);
+    expect(run.state).toBe('succeeded');
+    const [imported, filtered] = run.step_runs.map((s: { output_dataset_id: string }) => s.output_dataset_id);
+    expect(run.step_runs.map((s: { records_total: number }) => s.records_total)).toEqual([3, 2]);
+    expect((await rowOf(imported))?.recipe).toBeTruthy();
+    const copyKey = `datasets/${user.user.id}/${imported}.source`;
+    expect(await t.app.storage.head(copyKey)).not.toBeNull();
+    expect((await records(filtered)).items.map((r: { name: string }) => r.name)).toEqual(['Ada', '李雷']);
+
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await db().updateTable('datasets').set({ expires_at: past }).where('id', 'in', [imported, filtered]).execute();
+    await cleanDatasets(t.app.db, t.app.storage, quiet, { retentionDays: 0 });
+    expect([await rowOf(imported), await rowOf(filtered)]).toEqual([undefined, undefined]);
+    expect(await t.app.storage.head(copyKey)).toBeNull();
+  });
+
   it('housekeeping keeps the datasets a deferred one reads, and removes a deferred import with its copy', async () => {
     const { stepRuns } = await runChain();
     const [imported, filtered, labelled] = stepRuns.map((s) => s.output_dataset_id);

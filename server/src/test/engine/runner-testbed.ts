@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../config/config';
 import { createStorage } from '../../storage';
-import { Datasets, type DatasetMetadata } from '../../engine/datasets';
+import { Datasets, recipeRelation, type DatasetMetadata, type DatasetRecipe } from '../../engine/datasets';
 import { AddressPolicy, createOutboundHttpClient, type OutboundHttpClient } from '../../engine/outbound-http';
 import { StepRunFailed } from '../../engine/runners/execute';
 import type { FolderEntry, RunContext, SavedFile, UserFiles, Vars } from '../../engine/runners/types';
@@ -167,4 +167,18 @@ export function createRunnerTestbed(): RunnerTestbed {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A deferred source's recipe, materialized, gives exactly what the writing source gave: the same
+ * columns and count, and the same records with ids at the same positions.
+ */
+export async function expectRecipeWritesAsRun(bed: RunnerTestbed, recipe: DatasetRecipe | null, written: DatasetMetadata, datasetId: string): Promise<void> {
+  expect(recipe).not.toBeNull();
+  expect(recipe!.columns).toEqual(written.columns);
+  const stored = await bed.datasets.writeRelation({ ownerId: bed.ownerId, name: 'x', datasetId, relation: recipeRelation(recipe!), idsUnique: true });
+  expect([stored.rowCount, stored.columns]).toEqual([written.rowCount, written.columns]);
+  const rows = async (meta: DatasetMetadata) => (await bed.datasets.records(meta, { page: 1, pageSize: 100 })).items;
+  const strip = (items: Record<string, unknown>[]) => items.map(({ _id, ...rest }) => [String(_id).slice(24), rest]);
+  expect(strip(await rows(stored))).toEqual(strip(await rows(written)));
 }
