@@ -12,6 +12,7 @@ import { CodeSandbox, type CodeMode, type JsonRecord } from '../server/src/engin
 import { launchBrowser, chromiumPath } from '../e2e/support/browser';
 import { benchDatasets } from './datasets';
 import { benchHttpStep } from './http-step';
+import { benchImports } from './imports';
 import { benchLedger } from './ledger';
 import { benchRuns } from './runs';
 import { ApiClient } from './api-client';
@@ -32,7 +33,8 @@ import { withPg } from './pg';
  * (also time the code step's sandbox; `only`: nothing else), BENCH_RUNS=1 (also time the run engine:
  * workflows over 100k and 1M rows, small runs, a code step; `only`: that alone, see bench/runs.ts),
  * BENCH_LEDGER=1 (also the credit ledger's balance and appends; `only`: that alone, see bench/ledger.ts),
- * BENCH_FIRST_LOAD=only (the sign-in page's first load alone), BENCH_FIRST_PAINT_VISITS (cold visits
+ * BENCH_IMPORTS=1 (also every import path of a 1M-row file against raw DuckDB; `only`: that alone, see
+ * bench/imports.ts), BENCH_FIRST_LOAD=only (the sign-in page's first load alone), BENCH_FIRST_PAINT_VISITS (cold visits
  * whose median first paint is given, 7).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -410,6 +412,8 @@ async function main() {
   if (process.env.BENCH_LEDGER === 'only') return;
   if (process.env.BENCH_HTTP) console.log(`\n${await benchHttpStep()}`);
   if (process.env.BENCH_HTTP === 'only') return;
+  if (process.env.BENCH_IMPORTS) console.log(`\n${await benchImports()}`);
+  if (process.env.BENCH_IMPORTS === 'only') return;
   const RUNS = process.env.BENCH_RUNS ?? '';
   if (RUNS === 'only') {
     console.log(await benchRuns());

@@ -59,7 +59,7 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak
  * The orders CSV: id, customer, country (one of 50), amount, quantity, date; written once per size
  * by a stream in this process (not by DuckDB, whose buffers would stay in the RSS measured later).
  */
-async function generateCsv(dir: string, rows: number): Promise<string> {
+export async function generateCsv(dir: string, rows: number): Promise<string> {
   const file = path.join(dir, `orders-${rows}.csv`);
   if (fs.existsSync(file)) return file;
   const out = fs.createWriteStream(file);
