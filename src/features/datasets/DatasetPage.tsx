@@ -134,7 +134,8 @@ export function DatasetPage() {
             <Text>
               <FormattedMessage id="datasets.rows" values={{ count: dataset.row_count }} />
             </Text>
-            <Text>{formatBytes(dataset.bytes, locale)}</Text>
+            {/* 0 while a fresh output's snapshot is still being written: no size to tell yet. */}
+            {dataset.bytes > 0 && <Text>{formatBytes(dataset.bytes, locale)}</Text>}
             <Text>
               <FormattedMessage id="datasets.columnCount" values={{ count: dataset.columns.length }} />
             </Text>

@@ -8,7 +8,7 @@ import { DatasetExporter, type ExportedFile, type ExportFormat, type ExportOptio
 import { RECORD_ID, type DatasetColumn, type DatasetMetadata, type DatasetRef } from './metadata';
 import { ParquetFiles, type LocalFile } from './parquet-files';
 import { DatasetReader, type DatasetDescription, type RecordsPage } from './reader';
-import type { JsonRecord } from './json-values';
+import { toJsonValue, type JsonRecord } from './json-values';
 import type { RecordsQuery } from './records-query';
 import { DatasetWriter, runBound, type WriteDataset } from './writer';
 import {
@@ -38,12 +38,17 @@ export interface DatasetsOptions {
   pool?: DuckDBPool;
 }
 
+/** Counts of deferred datasets kept in memory; more and the memory starts over. */
+const RECIPE_COUNTS_KEPT = 10_000;
+
 /**
  * The dataset layer of one process: one DuckDB, one local file cache, a writer and a reader over
  * them. Nothing is opened until first used (DuckDB starts on the first query), so an API process
  * that never touches a dataset pays nothing. `close()` on shutdown.
  */
 export class Datasets {
+  /** Row counts of deferred datasets, by recipe (countRecipe). */
+  private readonly recipeCounts = new Map<string, number>();
   readonly pool: DuckDBPool;
   readonly files: ParquetFiles;
   readonly reader: DatasetReader;
@@ -191,14 +196,43 @@ export class Datasets {
    * bare form when it has one: no record ids to number) without writing anything.
    */
   async countRecipe(recipe: DatasetRecipe): Promise<number> {
+    // A recipe's text is unique to its dataset (its leaves' markers are UUIDs) and never changes.
+    const known = this.recipeCounts.get(recipe.sql);
+    if (known !== undefined) return known;
     const relation = recipeRelation(recipe);
     const counted = relation.bare ? { sql: relation.bare.sql, params: relation.bare.params, leaves: relation.leaves } : relation;
-    return this.withRelation(counted, (sql, params) =>
+    const count = await this.withRelation(counted, (sql, params) =>
       this.pool.use(async (connection) => {
-        const [[count]] = (await (await runBound(connection, `SELECT count(*) FROM ${sql}`, params)).getRows()) as [[bigint]];
-        return Number(count);
+        const [[rows]] = (await (await runBound(connection, `SELECT count(*) FROM ${sql}`, params)).getRows()) as [[bigint]];
+        return Number(rows);
       }),
     );
+    if (this.recipeCounts.size >= RECIPE_COUNTS_KEPT) this.recipeCounts.clear();
+    this.recipeCounts.set(recipe.sql, count);
+    return count;
+  }
+
+  /**
+   * One page of a deferred dataset's records straight from its recipe, in file order with every
+   * column (`_id` first), and how many there are: the first pages of a fresh import or SQL step
+   * answer at once, without waiting for its snapshot to be written (which the caller starts in
+   * the background). A sort, a filter or a choice of columns reads the snapshot instead.
+   */
+  async recipePage(recipe: DatasetRecipe, page: number, pageSize: number): Promise<RecordsPage> {
+    const relation = recipeRelation(recipe);
+    const [items, total] = await Promise.all([
+      this.withRelation(relation, (sql, params) =>
+        this.pool.use(async (connection) => {
+          const n = params.length;
+          const result = await runBound(connection, `SELECT * FROM ${sql} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, pageSize, (page - 1) * pageSize]);
+          const names = result.columnNames();
+          const types = result.columnTypes();
+          return (await result.getRows()).map((row) => Object.fromEntries(row.map((value, i) => [names[i], toJsonValue(value, types[i], toJsonValue)])));
+        }),
+      ),
+      this.countRecipe(recipe),
+    ]);
+    return { items, total, page, pageSize };
   }
 
   /**
@@ -215,6 +249,8 @@ export class Datasets {
 
   /** On shutdown: an ordered copy being built is abandoned (it is only a cache), then DuckDB closes. */
   async close(): Promise<void> {
+    // Snapshots being written in the background finish first: DuckDB is about to close.
+    await this.files.settled();
     this.reader.stopCopies();
     await this.pool.close();
     await this.reader.idle();

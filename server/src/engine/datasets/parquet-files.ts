@@ -63,7 +63,27 @@ export class ParquetFiles {
    */
   materializer: ((storageKey: string) => Promise<boolean>) | null = null;
 
+  /** Snapshots being written in the background (materializeSoon), until they are stored or fail. */
+  private readonly background = new Set<Promise<unknown>>();
+
   constructor(private readonly options: ParquetFilesOptions) {}
+
+  /**
+   * Starts writing a deferred dataset's snapshot without waiting for it (a first page was answered
+   * from its recipe meanwhile); a failure is only logged, the next open tries again.
+   */
+  materializeSoon(storageKey: string): void {
+    if (!this.materializer) return;
+    const pending = this.materializer(storageKey)
+      .catch((err: unknown) => this.options.log?.warn({ err, storageKey }, 'could not write a deferred dataset in the background'))
+      .finally(() => this.background.delete(pending));
+    this.background.add(pending);
+  }
+
+  /** Resolves once every snapshot started by materializeSoon so far is written (or failed): tests, shutdown. */
+  async settled(): Promise<void> {
+    while (this.background.size) await Promise.all([...this.background]);
+  }
 
   /** The snapshot stored at `storageKey` as a local file (a deferred one is materialized first). Throws DatasetNotFound. */
   async open(storageKey: string): Promise<LocalFile> {

@@ -33,7 +33,9 @@ export const DatasetOut = Type.Object({
   name: Type.String(),
   columns: Type.Array(DatasetColumnOut, { description: '`_id` (the stable record id) first, then the columns in order.' }),
   row_count: Type.Integer(),
-  bytes: Type.Integer({ description: 'Size of the compressed Parquet snapshot.' }),
+  bytes: Type.Integer({
+    description: "Size of the compressed Parquet snapshot; 0 while a step's fresh output is still being written (its columns and count are known already).",
+  }),
   step_run_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The step run that wrote it; null for datasets made outside a run or once that run was deleted.',
   }),

@@ -2,7 +2,9 @@ import type { Db } from '../../db/database';
 import {
   InvalidRecordsQuery,
   RECORD_ID,
+  RECORDS_LIMITS,
   type CompareQuery,
+  type DatasetDescription,
   type DatasetMetadata,
   type Datasets,
   type ExportedFile,
@@ -99,10 +101,10 @@ export class DatasetsService {
   }
 
   async get(userId: string, id: string, options: { includeLineage: boolean }): Promise<DatasetOut> {
-    const stored = await this.owned(userId, id);
+    const stored = await this.ownedAsIs(userId, id);
     const { meta } = stored;
     const [description, origin, parents] = await Promise.all([
-      this.datasets.describe(meta),
+      this.describe(meta),
       meta.stepRunId ? this.repo.originOf(meta.stepRunId) : undefined,
       options.includeLineage ? this.repo.parentsOf(userId, id) : undefined,
     ]);
@@ -123,14 +125,21 @@ export class DatasetsService {
   }
 
   /**
-   * One page of records. `at` is where the request carried the query (`['query']`): the engine's
-   * problems are located relative to the query, so they are answered under it.
+   * One page of records. A deferred dataset's first pages in file order come from its recipe while
+   * its snapshot is written in the background; anything else reads the snapshot (written first).
+   * `at` is where the request carried the query (`['query']`): the engine's problems are located
+   * relative to the query, so they are answered under it.
    */
   async records(userId: string, id: string, query: RecordsQuery, at: (string | number)[]): Promise<RecordsPageOut> {
-    const { meta } = await this.owned(userId, id);
+    const asIs = await this.ownedAsIs(userId, id);
+    const fromRecipe = asIs.meta.recipe && inFileOrder(query) ? asIs.meta.recipe : null;
+    const { meta } = fromRecipe ? asIs : await this.owned(userId, id);
     let page;
     try {
-      page = await this.datasets.records(meta, query);
+      if (fromRecipe) this.datasets.files.materializeSoon(meta.storageKey);
+      page = fromRecipe
+        ? await this.datasets.recipePage(fromRecipe, query.page ?? 1, query.pageSize ?? RECORDS_LIMITS.defaultPageSize)
+        : await this.datasets.records(meta, query);
     } catch (error) {
       if (error instanceof InvalidRecordsQuery) throw error.at(at);
       throw error;
@@ -216,6 +225,24 @@ export class DatasetsService {
   }
 
   /**
+   * Columns, count and size. A deferred dataset's come from its recipe (its count by DuckDB, its
+   * size unknown: 0), while its snapshot is written in the background, so opening a fresh output
+   * does not wait for a million rows to be written.
+   */
+  private async describe(meta: DatasetMetadata): Promise<DatasetDescription> {
+    if (!meta.recipe) return this.datasets.describe(meta);
+    this.datasets.files.materializeSoon(meta.storageKey);
+    return { columns: meta.recipe.columns, rowCount: await this.datasets.countRecipe(meta.recipe), bytes: 0 };
+  }
+
+  /** The dataset if this user owns it, deferred or not. */
+  private async ownedAsIs(userId: string, id: string) {
+    const stored = await this.repo.findOwned(userId, id);
+    if (!stored) throw notFoundDataset();
+    return stored;
+  }
+
+  /**
    * The dataset if this user owns it. A deferred one is materialized first (written once, or found
    * written by a run that crashed before saying so), so what is answered — counts, records,
    * downloads — is the stored snapshot's.
@@ -228,4 +255,14 @@ export class DatasetsService {
     }
     return stored;
   }
+}
+
+/** Pages over the first this many records of a deferred dataset are read from its recipe (LIMIT/OFFSET reads up to there). */
+const RECIPE_PAGES_UP_TO = 10_000;
+
+/** A page in file order with every column, near the start: what a deferred dataset answers from its recipe. */
+function inFileOrder(query: RecordsQuery): boolean {
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? RECORDS_LIMITS.defaultPageSize;
+  return !query.sort?.length && !query.filters?.length && !query.columns?.length && page * pageSize <= RECIPE_PAGES_UP_TO;
 }

@@ -85,9 +85,11 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
       expect(await t.app.storage.head(`datasets/${user.user.id}/${id}.parquet`)).toBeNull();
     }
 
-    // Two people open the last output at once: one write, both get the records.
+    // Two people open the last output at once: both get its first page from the recipe at once,
+    // and its snapshot is written once, in the background.
     const write = jest.spyOn(t.app.datasets.writer, 'write');
     const [a, b] = await Promise.all([records(labelled), records(labelled)]);
+    await t.app.datasets.files.settled();
     expect(write).toHaveBeenCalledTimes(1);
     write.mockRestore();
     expect(a).toEqual(b);
@@ -166,6 +168,7 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
     const write = jest.spyOn(t.app.datasets.writer, 'write');
     const opened = (await api('GET', `/datasets/${id}`)).json();
     expect(opened.row_count).toBe(4);
+    await t.app.datasets.files.settled();
     expect(write).toHaveBeenCalledTimes(1); // tried, found it stored, read its counts back
     write.mockRestore();
     expect((await rowOf(id))?.recipe ?? null).toBeNull();
@@ -193,6 +196,7 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
     const copyKey = `datasets/${user.user.id}/${imported}.source`;
     expect(await t.app.storage.head(copyKey)).not.toBeNull();
     expect((await records(filtered)).items.map((r: { name: string }) => r.name)).toEqual(['Ada', '李雷']);
+    await t.app.datasets.files.settled();
 
     const past = new Date(Date.now() - 60_000).toISOString();
     await db().updateTable('datasets').set({ expires_at: past }).where('id', 'in', [imported, filtered]).execute();
@@ -216,6 +220,7 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
 
     // Once the formula step's output is written it reads nothing of the import: the import goes, copy and all.
     expect((await records(labelled)).total).toBe(4);
+    await t.app.datasets.files.settled();
     await cleanDatasets(t.app.db, t.app.storage, quiet, { retentionDays: 0 });
     expect(await rowOf(imported)).toBeUndefined();
     expect(await t.app.storage.head(copyKey)).toBeNull();
