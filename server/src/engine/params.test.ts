@@ -109,6 +109,20 @@ describe('validateParams', () => {
     expect(keys({ type: 'columns' }, ['a', ''])).toEqual(['server.params.columns']);
     expect(keys({ type: 'columns' }, ['a', 3])).toEqual(['server.params.columns']);
     expect(check({ type: 'columns' }, ['a', 'a'])).toEqual([{ param: 'p0', key: 'server.params.duplicateColumn', values: { column: 'a' } }]);
+    // Sort keys: names, or a name with its own direction; nothing else, at most 100, each once.
+    expect(keys({ type: 'sort_keys' }, ['a', { column: 'b', direction: 'descending' }, { column: 'c' }])).toEqual([]);
+    for (const bad of [
+      'a',
+      [{ column: 'a', direction: 'down' }],
+      [{ column: '' }],
+      [{ column: 'a', as: 'b' }],
+      [['a']],
+      Array.from({ length: 101 }, (_, i) => `c${i}`),
+    ])
+      expect([bad, keys({ type: 'sort_keys' }, bad)]).toEqual([bad, ['server.params.sortKeys']]);
+    expect(check({ type: 'sort_keys' }, ['a', { column: 'a', direction: 'ascending' }])).toEqual([
+      { param: 'p0', key: 'server.params.duplicateColumn', values: { column: 'a' } },
+    ]);
     // Empty is "no value": fine when optional, missing when required.
     expect(keys({ type: 'columns' }, [])).toEqual([]);
     expect(keys({ type: 'columns', required: true }, [])).toEqual(['server.params.required']);

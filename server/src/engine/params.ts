@@ -1,7 +1,7 @@
 import { cloneJson, findJsonFault, stringsIn } from '../lib/json-values';
 import { checkExpression } from './expressions';
 import { isReference, placeholdersIn } from './references';
-import type { ParamSpec, StepTypeDescription } from './step-types/step-type';
+import { SORT_KEYS, type ParamSpec, type SortDirection, type StepTypeDescription } from './step-types/step-type';
 
 export { isReference };
 
@@ -119,7 +119,7 @@ export function validateParams(type: StepTypeDescription, values: ParamValues, m
 
 function checkValue(spec: ParamSpec, value: unknown): ParamIssue[] {
   const issue = (key: string, values?: ParamIssue['values']): ParamIssue[] => [{ param: spec.name, key, ...(values ? { values } : {}) }];
-  const scalar = spec.type !== 'columns' && spec.type !== 'json';
+  const scalar = spec.type !== 'columns' && spec.type !== 'sort_keys' && spec.type !== 'json';
   if (scalar && isReference(value)) return [];
 
   switch (spec.type) {
@@ -146,6 +146,16 @@ function checkValue(spec: ParamSpec, value: unknown): ParamIssue[] {
         seen.add(column);
       }
       return (value as string[]).flatMap((c) => malformedReferences(spec, c));
+    }
+    case 'sort_keys': {
+      const keys = sortKeysOf(value);
+      if (!keys) return issue('server.params.sortKeys', { max: SORT_KEYS.maxItems });
+      const seen = new Set<string>();
+      for (const { column } of keys) {
+        if (seen.has(column)) return issue('server.params.duplicateColumn', { column });
+        seen.add(column);
+      }
+      return keys.flatMap((k) => malformedReferences(spec, k.column));
     }
     case 'file':
     case 'folder':
@@ -185,3 +195,23 @@ function malformedReferences(spec: ParamSpec, text: string): ParamIssue[] {
 
 /** What `JSON.parse` can produce (no undefined, functions, NaN or class instances), nested at most MAX_JSON_DEPTH deep. */
 const isJsonValue = (value: unknown): boolean => findJsonFault(value) === null;
+
+/**
+ * A `sort_keys` value as columns and directions (`direction` null: the step's default), or null
+ * when it is not one: a list of at most SORT_KEYS.maxItems items, each a column name or
+ * `{column, direction}` with nothing else in it.
+ */
+export function sortKeysOf(value: unknown): { column: string; direction: SortDirection | null }[] | null {
+  if (!Array.isArray(value) || value.length > SORT_KEYS.maxItems) return null;
+  const keys: { column: string; direction: SortDirection | null }[] = [];
+  for (const item of value) {
+    if (typeof item === 'string' && item.trim()) keys.push({ column: item, direction: null });
+    else if (item && typeof item === 'object' && !Array.isArray(item)) {
+      const { column, direction, ...rest } = item as Record<string, unknown>;
+      if (typeof column !== 'string' || !column.trim() || Object.keys(rest).length) return null;
+      if (direction !== undefined && !(SORT_KEYS.directions as readonly unknown[]).includes(direction)) return null;
+      keys.push({ column, direction: (direction as SortDirection | undefined) ?? null });
+    } else return null;
+  }
+  return keys;
+}

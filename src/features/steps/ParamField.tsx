@@ -1,10 +1,11 @@
-import { Box, Button, CloseButton, Field, Flex, HStack, Input, NativeSelect, Switch, Tag, Text, Textarea } from '@chakra-ui/react';
+import { Box, Button, CloseButton, Field, Flex, HStack, IconButton, Input, NativeSelect, Switch, Tag, Text, Textarea } from '@chakra-ui/react';
 import { memo, useId, useRef, useState, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { VariableFields } from '../variables/variablesApi';
-import { LuTriangleAlert } from 'react-icons/lu';
+import { LuArrowDown, LuArrowUp, LuArrowUpDown, LuTriangleAlert } from 'react-icons/lu';
 import { unknownColumnIn, withSuggestion, type UnknownColumn } from './columnWarnings';
+import { columnOf, directionOf, nextDirection, type SortKey } from './sortKeys';
 import { InsertReference } from './InsertReference';
 import { optionLabel } from './optionLabel';
 import { PickerControl } from './PickerControl';
@@ -158,18 +159,24 @@ function JsonControl({ id, value, invalid, onChange }: ControlProps) {
   );
 }
 
-/** Several column names: typed and added with Enter or a comma, removed with their ×. */
+/**
+ * Several column names: typed (or picked from the input's columns) and added with Enter or a
+ * comma, removed with their ×. For sort keys each also has its direction, changed by its arrow:
+ * the step's default, then ascending, then descending (sortKeys.ts).
+ */
 function ColumnsControl({ param, id, value, onChange, references }: ControlProps) {
   const intl = useIntl();
   const listId = useId();
   const [text, setText] = useState('');
-  const items = Array.isArray(value) ? (value as string[]) : [];
+  const sorting = param.type === 'sort_keys';
+  const items = Array.isArray(value) ? (value as SortKey[]) : [];
+  const names = items.map(columnOf);
   const add = () => {
-    const names = text
+    const typed = text
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    if (names.length) onChange([...items, ...names.filter((n) => !items.includes(n))]);
+    if (typed.length) onChange([...items, ...typed.filter((n, i) => !names.includes(n) && typed.indexOf(n) === i)]);
     setText('');
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -193,20 +200,38 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
       py="1.5"
       w="full"
       _focusWithin={{ borderColor: 'colorPalette.focusRing', outline: '1px solid', outlineColor: 'colorPalette.focusRing' }}
-      data-param-type="columns"
+      data-param-type={param.type}
     >
-      {items.map((item) => (
-        <Tag.Root key={item} size="md" variant="subtle" colorPalette="brand">
-          <Tag.Label>{item}</Tag.Label>
-          <Tag.EndElement>
-            <CloseButton
-              size="2xs"
-              aria-label={intl.formatMessage({ id: 'params.columns.remove' }, { name: item })}
-              onClick={() => onChange(items.filter((i) => i !== item))}
-            />
-          </Tag.EndElement>
-        </Tag.Root>
-      ))}
+      {items.map((item) => {
+        const name = columnOf(item);
+        const direction = directionOf(item);
+        return (
+          <Tag.Root key={name} size="md" variant="subtle" colorPalette="brand">
+            <Tag.Label>{name}</Tag.Label>
+            <Tag.EndElement>
+              {sorting && (
+                <IconButton
+                  size="2xs"
+                  variant="ghost"
+                  minW="5"
+                  h="5"
+                  aria-label={intl.formatMessage({ id: `params.sortKeys.${direction}` }, { name })}
+                  title={intl.formatMessage({ id: `params.sortKeys.${direction}` }, { name })}
+                  data-direction={direction}
+                  onClick={() => onChange(items.map((i) => (columnOf(i) === name ? nextDirection(i) : i)))}
+                >
+                  {direction === 'ascending' ? <LuArrowUp /> : direction === 'descending' ? <LuArrowDown /> : <LuArrowUpDown />}
+                </IconButton>
+              )}
+              <CloseButton
+                size="2xs"
+                aria-label={intl.formatMessage({ id: 'params.columns.remove' }, { name })}
+                onClick={() => onChange(items.filter((i) => columnOf(i) !== name))}
+              />
+            </Tag.EndElement>
+          </Tag.Root>
+        );
+      })}
       <Input
         id={id}
         unstyled
@@ -243,6 +268,7 @@ const controls: Record<Exclude<ParamOut['type'], PickedType>, ComponentType<Cont
   boolean: () => null,
   enum: EnumControl,
   columns: ColumnsControl,
+  sort_keys: ColumnsControl,
   expression: TextWithReferences,
   code: TextWithReferences,
   template: TextWithReferences,

@@ -295,3 +295,38 @@ describe('columns the input does not have', () => {
     expect(screen.queryByTestId('unknown-column')).not.toBeInTheDocument();
   });
 });
+
+// Sort keys: several columns, each in its own direction, changed by its arrow (default, ascending, descending).
+describe('sort keys', () => {
+  const sortBy: ParamOut = { ...p('columns', 'sort_keys'), label: 'Sort by', required: true };
+
+  it('gives each column its own direction and saves the keys as the server takes them', async () => {
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(
+      <FormWithDraft params={[sortBy]} values={{ columns: ['age', { column: 'score', direction: 'descending' }] }} onSave={onSave} />,
+    );
+    const age = screen.getByRole('button', { name: 'age: in the default direction (change)' });
+    expect(screen.getByRole('button', { name: 'score: descending, largest or Z first (change)' })).toHaveAttribute('data-direction', 'descending');
+    await user.click(age);
+    await user.click(screen.getByRole('button', { name: 'age: ascending, smallest or A first (change)' }));
+    expect(screen.getByRole('button', { name: 'age: descending, largest or Z first (change)' })).toBeInTheDocument();
+    // A column typed in is added in the default direction.
+    await user.type(screen.getByRole('textbox'), 'name{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({
+      columns: [{ column: 'age', direction: 'descending' }, { column: 'score', direction: 'descending' }, 'name'],
+    });
+  });
+
+  it('goes back to the default direction after descending, and removes a column by its ×', async () => {
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(
+      <FormWithDraft params={[sortBy]} values={{ columns: [{ column: 'age', direction: 'descending' }, 'city'] }} onSave={onSave} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'age: descending, largest or Z first (change)' }));
+    expect(screen.getByRole('button', { name: 'age: in the default direction (change)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Remove city' }));
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({ columns: ['age'] });
+  });
+});

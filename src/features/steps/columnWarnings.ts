@@ -2,6 +2,7 @@ import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos
 import { checkExpression, closestName, columnsRead, parseExpression } from '../../../server/src/engine/expressions';
 import type { VariableFields } from '../variables/variablesApi';
 import { isReference } from './paramValues';
+import { columnOf, renamed, type SortKey } from './sortKeys';
 
 /** A column a param names that the step's input does not have, and the one it likely meant. */
 export interface UnknownColumn {
@@ -28,6 +29,7 @@ export function unknownColumnIn(param: ParamOut, draft: unknown, references: Var
 function namesIn(param: ParamOut, draft: unknown): string[] {
   if (param.type === 'column') return typeof draft === 'string' && draft.trim() && !isReference(draft) ? [draft.trim()] : [];
   if (param.type === 'columns') return Array.isArray(draft) ? draft.filter((name): name is string => typeof name === 'string' && !isReference(name)) : [];
+  if (param.type === 'sort_keys') return Array.isArray(draft) ? (draft as SortKey[]).map(columnOf).filter((name) => !isReference(name)) : [];
   if (param.type === 'expression' && typeof draft === 'string' && draft.trim() && !checkExpression(draft)) return columnsRead(parseExpression(draft));
   return [];
 }
@@ -37,5 +39,7 @@ export function withSuggestion(param: ParamOut, draft: unknown, found: UnknownCo
   if (!found.suggestion) return draft;
   if (param.type === 'column') return found.suggestion;
   if (param.type === 'columns' && Array.isArray(draft)) return draft.map((name) => (name === found.column ? found.suggestion : name));
+  if (param.type === 'sort_keys' && Array.isArray(draft))
+    return (draft as SortKey[]).map((key) => (columnOf(key) === found.column ? renamed(key, found.suggestion!) : key));
   return draft;
 }

@@ -38,6 +38,8 @@ export function toDraft(param: ParamOut, value: unknown): unknown {
       return isReference(v) ? v : v === true;
     case 'columns':
       return Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : [];
+    case 'sort_keys':
+      return Array.isArray(v) ? v : typeof v === 'string' && v ? [v] : [];
     default:
       return v === undefined || v === null ? '' : String(v);
   }
@@ -64,6 +66,7 @@ export function fromDraft(param: ParamOut, draft: unknown): unknown {
     case 'boolean':
       return draft;
     case 'columns':
+    case 'sort_keys':
       return Array.isArray(draft) && draft.length > 0 ? draft : null;
     default: {
       const text = String(draft ?? '');

@@ -18,7 +18,9 @@ import type { StepRunner } from '../runners/types';
  * `expression` is a SQL expression over the input's columns (filter conditions, formula columns),
  * parsed and checked by `engine/expressions`; `code` is JavaScript source (the code step), which
  * only its sandbox reads. `file` and `folder` name one of the user's own files or folders by id,
- * `dataset` a dataset.
+ * `dataset` a dataset. `sort_keys` is a list of columns each with its own direction: an item is a
+ * column name (ordered in the step's default direction) or `{"column", "direction"}` with
+ * direction `ascending` or `descending` (SORT_KEYS).
  */
 export const ParamType = StringEnum([
   'string',
@@ -27,6 +29,7 @@ export const ParamType = StringEnum([
   'enum',
   'column',
   'columns',
+  'sort_keys',
   'expression',
   'code',
   'template',
@@ -152,3 +155,7 @@ export interface StepType {
    */
   estimateOutputRecords?(params: ParamValues, lookup: EstimateLookup): Promise<number | null>;
 }
+
+/** The directions a `sort_keys` item may carry, and the most items one may hold. */
+export const SORT_KEYS = { directions: ['ascending', 'descending'] as const, maxItems: 100 };
+export type SortDirection = (typeof SORT_KEYS.directions)[number];
