@@ -7,8 +7,9 @@ import { LuArrowDown, LuArrowUp, LuArrowUpDown, LuTriangleAlert } from 'react-ic
 import { unknownColumnIn, withSuggestion, type UnknownColumn } from './columnWarnings';
 import { columnOf, directionOf, nextDirection, type SortKey } from './sortKeys';
 import { InsertReference } from './InsertReference';
-import { optionLabel } from './optionLabel';
+import { OptionItems } from './OptionItems';
 import { PickerControl } from './PickerControl';
+import { RowsControl } from './RowsControl';
 import { isPickedType, type PickedType } from './pickerSources';
 
 // One control per param type, chosen from the step type's param schema (ParamType): the form is
@@ -132,11 +133,7 @@ function EnumControl({ param, id, value, onChange }: ControlProps) {
     <NativeSelect.Root>
       <NativeSelect.Field id={id} value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} data-param-type="enum">
         {!param.required || value === '' ? <option value="">{intl.formatMessage({ id: 'params.choose' })}</option> : null}
-        {(param.options ?? []).map((option) => (
-          <option key={option} value={option}>
-            {optionLabel(intl, option)}
-          </option>
-        ))}
+        <OptionItems options={param.options ?? []} />
       </NativeSelect.Field>
       <NativeSelect.Indicator />
     </NativeSelect.Root>
@@ -260,6 +257,11 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
   );
 }
 
+/** JSON text, or rows of pickers when the param says what fields its objects have (RowsControl). */
+function JsonParamControl(props: ControlProps) {
+  return props.param.fields?.length ? <RowsControl {...props} AsText={JsonControl} /> : <JsonControl {...props} />;
+}
+
 /** file, folder and dataset params are chosen in a picker (PickerControl, pickerSources.tsx). */
 const controls: Record<Exclude<ParamOut['type'], PickedType>, ComponentType<ControlProps>> = {
   string: StringControl,
@@ -273,7 +275,7 @@ const controls: Record<Exclude<ParamOut['type'], PickedType>, ComponentType<Cont
   code: TextWithReferences,
   template: TextWithReferences,
   secret: SecretControl,
-  json: JsonControl,
+  json: JsonParamControl,
 };
 
 /**

@@ -330,3 +330,69 @@ describe('sort keys', () => {
     expect(onSave).toHaveBeenCalledWith({ columns: ['age'] });
   });
 });
+
+// A json param whose objects have known fields (an aggregation) is edited as rows of pickers.
+describe('rows of a json param', () => {
+  const summaries: ParamOut = {
+    ...p('aggregations', 'json'),
+    label: 'Summaries',
+    fields: [
+      { name: 'column', kind: 'column', label: 'Column', also: ['*'], required: true },
+      { name: 'function', kind: 'enum', label: 'Function', options: ['count', 'sum', 'avg'], required: true },
+      { name: 'as', kind: 'text', label: 'Result column', required: false },
+    ],
+  };
+  const input: VariableFields = {
+    variables: [],
+    fields: [{ name: 'amount', type: 'DOUBLE', reference: '{{field.amount}}', from_step_id: 's-1' }],
+    notes: [],
+  };
+
+  it('shows each object as a row, adds one with pickers, flags a column the input lacks, and saves the list', async () => {
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(
+      <FormWithDraft params={[summaries]} values={{ aggregations: [{ column: '*', function: 'count', as: 'orders' }] }} references={input} onSave={onSave} />,
+    );
+    expect(screen.getByRole('combobox', { name: 'Column 1' })).toHaveValue('*');
+    expect(screen.getByRole('combobox', { name: 'Function 1' })).toHaveValue('count');
+    expect(screen.getByRole('textbox', { name: 'Result column 1' })).toHaveValue('orders');
+    await user.click(screen.getByRole('button', { name: 'Add a row' }));
+    await user.type(screen.getByRole('combobox', { name: 'Column 2' }), 'amuont');
+    expect(within(fieldOf('aggregations')).getByTestId('unknown-column')).toHaveTextContent('did you mean “amount”?');
+    await user.clear(screen.getByRole('combobox', { name: 'Column 2' }));
+    await user.type(screen.getByRole('combobox', { name: 'Column 2' }), 'amount');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Function 2' }), 'sum');
+    await user.type(screen.getByRole('textbox', { name: 'Result column 2' }), 'total');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({
+      aggregations: [
+        { column: '*', function: 'count', as: 'orders' },
+        { column: 'amount', function: 'sum', as: 'total' },
+      ],
+    });
+  });
+
+  it('removes a row, and edits as JSON when asked or when the text is not rows', async () => {
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(
+      <FormWithDraft
+        params={[summaries]}
+        values={{
+          aggregations: [
+            { column: '*', function: 'count' },
+            { column: 'amount', function: 'avg' },
+          ],
+        }}
+        onSave={onSave}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Remove row 1' }));
+    expect(screen.getByRole('combobox', { name: 'Column 1' })).toHaveValue('amount');
+    await user.click(screen.getByRole('button', { name: 'Edit as JSON' }));
+    const text = screen.getByLabelText('Summaries');
+    expect(JSON.parse((text as HTMLTextAreaElement).value)).toEqual([{ column: 'amount', function: 'avg' }]);
+    await user.clear(text);
+    await user.type(text, '{{"nested": [1]}');
+    expect(screen.getByText('This value is not a list of rows of plain values, so it is shown as JSON.')).toBeInTheDocument();
+  });
+});

@@ -2,6 +2,7 @@ import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos
 import { checkExpression, closestName, columnsRead, parseExpression } from '../../../server/src/engine/expressions';
 import type { VariableFields } from '../variables/variablesApi';
 import { isReference } from './paramValues';
+import { rowsOf } from './RowsControl';
 import { columnOf, renamed, type SortKey } from './sortKeys';
 
 /** A column a param names that the step's input does not have, and the one it likely meant. */
@@ -30,6 +31,13 @@ function namesIn(param: ParamOut, draft: unknown): string[] {
   if (param.type === 'column') return typeof draft === 'string' && draft.trim() && !isReference(draft) ? [draft.trim()] : [];
   if (param.type === 'columns') return Array.isArray(draft) ? draft.filter((name): name is string => typeof name === 'string' && !isReference(name)) : [];
   if (param.type === 'sort_keys') return Array.isArray(draft) ? (draft as SortKey[]).map(columnOf).filter((name) => !isReference(name)) : [];
+  if (param.type === 'json' && param.fields?.some((f) => f.kind === 'column')) {
+    // An aggregation's columns: each row's column fields, but what is allowed besides columns ("*").
+    const rows = rowsOf(draft) ?? [];
+    return param.fields
+      .filter((f) => f.kind === 'column')
+      .flatMap((f) => rows.map((row) => row[f.name]).filter((name): name is string => !!name && !(f.also ?? []).includes(name) && !isReference(name)));
+  }
   if (param.type === 'expression' && typeof draft === 'string' && draft.trim() && !checkExpression(draft)) return columnsRead(parseExpression(draft));
   return [];
 }

@@ -16,6 +16,8 @@ import { paramProblem } from '../runners/errors';
 import type { Column, SqlRunner, Vars } from '../runners/types';
 import { POS, withPositions } from '../sql-steps/row-positions';
 
+export const AGGREGATE_FUNCTIONS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'first', 'last'] as const;
+
 const description: StepTypeDescription = {
   id: 'aggregate',
   name: 'Group and summarise',
@@ -39,6 +41,11 @@ const description: StepTypeDescription = {
       help: 'A JSON list of {"column", "function", "as"}; function is one of count, count_distinct, sum, avg, min, max, first, last (sum and avg need a number column). Use "*" as the column to count rows. "as" names the result column; without it the name is function_column, e.g. sum_amount.',
       required: true,
       default: [{ column: '*', function: 'count', as: 'count' }],
+      fields: [
+        { name: 'column', kind: 'column', label: 'Column', also: ['*'], required: true },
+        { name: 'function', kind: 'enum', label: 'Function', options: [...AGGREGATE_FUNCTIONS], required: true },
+        { name: 'as', kind: 'text', label: 'Result column', required: false },
+      ],
     },
   ],
   inputs: { min: 1, max: 1 },
@@ -52,6 +59,7 @@ const description: StepTypeDescription = {
       params: {
         group_by: { label: '分组依据', help: '这些列的每种不同取值组合得到一行结果。留空则只得到一行合计。' },
         aggregations: {
+          fields: { column: '列', function: '函数', as: '结果列名' },
           label: '汇总方式',
           help: '由 {"column", "function", "as"} 组成的 JSON 列表；function 可选 count、count_distinct、sum、avg、min、max、first、last（sum 和 avg 需要数字列）。统计行数时 column 写 "*"。"as" 是结果列的名称；不填时名称为 function_column，例如 sum_amount。',
         },
@@ -61,7 +69,6 @@ const description: StepTypeDescription = {
   },
 };
 
-export const AGGREGATE_FUNCTIONS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'first', 'last'] as const;
 type AggregateFunction = (typeof AGGREGATE_FUNCTIONS)[number];
 
 interface Summary {

@@ -41,6 +41,18 @@ export const ParamType = StringEnum([
 ]);
 export type ParamType = Static<typeof ParamType>;
 
+/** One field of the objects a `json` param lists (ParamSpec.fields): what the form's row shows for it. */
+export const ParamField = Type.Object({
+  name: Type.String({ description: 'Key in each object' }),
+  kind: StringEnum(['column', 'enum', 'text'], { description: "column: one of the input's columns; enum: one of `options`; text: free text" }),
+  label: Type.String(),
+  options: Type.Optional(Type.Array(Type.String(), { description: 'enum: the allowed values' })),
+  /** column: a value that is not a column but allowed (count's "*"). */
+  also: Type.Optional(Type.Array(Type.String(), { description: 'column: values allowed besides the columns, e.g. "*"' })),
+  required: Type.Boolean(),
+});
+export type ParamField = Static<typeof ParamField>;
+
 export const ParamSpec = Type.Object({
   name: Type.String({ description: "Key in the step's param_inputs" }),
   type: ParamType,
@@ -58,6 +70,11 @@ export const ParamSpec = Type.Object({
   accept: Type.Optional(
     Type.Array(Type.String({ pattern: '^\\.[a-z0-9]+$' }), {
       description: 'file: the name endings (lower case, e.g. ".csv") of the files the step reads; absent: any file',
+    }),
+  ),
+  fields: Type.Optional(
+    Type.Array(ParamField, {
+      description: 'json: the value is a list of objects with these fields (an aggregation: column, function, name); the form shows one row per object',
     }),
   ),
 });
@@ -83,7 +100,7 @@ export type CostHint = Static<typeof CostHint>;
 export interface StepTypeTexts {
   name: string;
   description: string;
-  params?: Record<string, { label: string; help: string }>;
+  params?: Record<string, { label: string; help: string; /** Labels of a json param's fields, by field name. */ fields?: Record<string, string> }>;
   cost_note?: string;
 }
 

@@ -120,7 +120,12 @@ export class StepInfosService {
       ...textsOf(info, localeOf(language)),
       category: info.category,
       tags: info.tags,
-      params: type.params.map((p) => ({ ...p, label: zh?.params?.[p.name]?.label ?? p.label, help: zh?.params?.[p.name]?.help ?? p.help })),
+      params: type.params.map((p) => ({
+        ...p,
+        label: zh?.params?.[p.name]?.label ?? p.label,
+        help: zh?.params?.[p.name]?.help ?? p.help,
+        ...(p.fields ? { fields: p.fields.map((f) => ({ ...f, label: zh?.params?.[p.name]?.fields?.[f.name] ?? f.label })) } : {}),
+      })),
       inputs: type.inputs,
       outputs: type.outputs,
       cost: { ...this.prices.hint(type.id, type.cost), note: zh?.cost_note ?? type.cost.note },

@@ -150,6 +150,17 @@ describe('step infos', () => {
     const categories = (await get('/categories/', zh)).json();
     expect(categories.items[0]).toMatchObject({ id: 'source', name: '数据来源' });
     expect((await get('/categories/teleport', zh)).json()).toEqual({ detail: '未找到该分类。' });
+    // The fields of a json param's rows (an aggregation's), in the reader's language too.
+    const fieldsOf = async (headers: Record<string, string>) =>
+      ((await get('/aggregate', headers)).json().params as { name: string; fields?: { name: string; label: string; kind: string }[] }[]).find(
+        (p) => p.name === 'aggregations',
+      )?.fields;
+    expect((await fieldsOf(auth))?.map((f) => [f.name, f.kind, f.label])).toEqual([
+      ['column', 'column', 'Column'],
+      ['function', 'enum', 'Function'],
+      ['as', 'text', 'Result column'],
+    ]);
+    expect((await fieldsOf(zh))?.map((f) => f.label)).toEqual(['列', '函数', '结果列名']);
   });
 
   describe('PATCH /by-tag/{tag}', () => {

@@ -1,0 +1,123 @@
+import { Button, CloseButton, Flex, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { useId, useState, type ComponentType } from 'react';
+import { LuBraces, LuPlus, LuRows3 } from 'react-icons/lu';
+import { useIntl } from 'react-intl';
+import type { ParamField } from '../../../server/src/engine/step-types/step-type';
+import type { ControlProps } from './ParamField';
+import { OptionItems } from './OptionItems';
+
+type Row = Record<string, string>;
+
+/** The rows a json param's draft text holds, or null when it is not a list of objects of plain values. */
+export function rowsOf(text: unknown): Row[] | null {
+  if (typeof text !== 'string' || !text.trim()) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed)) return null;
+  const rows: Row[] = [];
+  for (const item of parsed) {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return null;
+    const values = Object.entries(item as Record<string, unknown>);
+    if (values.some(([, v]) => v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')) return null;
+    rows.push(Object.fromEntries(values.filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)])));
+  }
+  return rows;
+}
+
+/** The draft text of these rows: each object with its fields in order, an empty optional field left out. */
+function textOf(rows: Row[], fields: ParamField[]): string {
+  const objects = rows.map((row) =>
+    Object.fromEntries(fields.filter((f) => row[f.name] !== undefined && (f.required || row[f.name] !== '')).map((f) => [f.name, row[f.name]])),
+  );
+  return JSON.stringify(objects, null, 2);
+}
+
+/**
+ * A json param whose value is a list of objects of known fields (ParamSpec.fields: an
+ * aggregation's column, function and result name) as rows of pickers instead of JSON text: a column
+ * chosen from the input's columns, a function from its list, a name typed. "Edit as JSON" shows
+ * the text itself, which is also what is shown when the text is not such a list.
+ */
+export function RowsControl({ param, id, value, onChange, references, invalid, AsText }: ControlProps & { AsText: ComponentType<ControlProps> }) {
+  const intl = useIntl();
+  const t = (key: string, values?: Record<string, string | number>) => intl.formatMessage({ id: key }, values);
+  const listId = useId();
+  const [showText, setShowText] = useState(false);
+  const fields = param.fields ?? [];
+  const rows = rowsOf(value);
+  const columns = references?.fields ?? [];
+  const change = (next: Row[]) => onChange(textOf(next, fields));
+  const toggle = (
+    <Button size="2xs" variant="ghost" colorPalette="brand" onClick={() => setShowText((s) => !s)} disabled={rows === null}>
+      {showText ? <LuRows3 aria-hidden /> : <LuBraces aria-hidden />}
+      {t(showText ? 'params.rows.asRows' : 'params.rows.asJson')}
+    </Button>
+  );
+  if (showText || rows === null) {
+    return (
+      <Stack gap="1" w="full">
+        {rows === null ? (
+          <Text textStyle="xs" color="fg.muted">
+            {t('params.rows.notRows')}
+          </Text>
+        ) : (
+          <Flex justify="flex-end">{toggle}</Flex>
+        )}
+        <AsText param={param} id={id} value={value} onChange={onChange} references={references} invalid={invalid} />
+      </Stack>
+    );
+  }
+  const blank = Object.fromEntries(fields.map((f) => [f.name, f.kind === 'enum' ? (f.options?.[0] ?? '') : '']));
+  return (
+    <Stack gap="2" w="full" data-param-type="rows" id={id}>
+      {rows.map((row, index) => (
+        <HStack key={index} gap="1.5" align="center" role="group" aria-label={t('params.rows.row', { number: index + 1 })}>
+          {fields.map((field) => {
+            const label = `${field.label} ${index + 1}`;
+            const set = (v: string) => change(rows.map((r, i) => (i === index ? { ...r, [field.name]: v } : r)));
+            if (field.kind === 'enum')
+              return (
+                <NativeSelect.Root key={field.name} size="sm" flex="1" minW="0">
+                  <NativeSelect.Field aria-label={label} value={row[field.name] ?? ''} onChange={(e) => set(e.target.value)}>
+                    <OptionItems options={field.options ?? []} />
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              );
+            return (
+              <Input
+                key={field.name}
+                size="sm"
+                flex="1"
+                minW="0"
+                aria-label={label}
+                placeholder={field.label}
+                value={row[field.name] ?? ''}
+                list={field.kind === 'column' ? listId : undefined}
+                autoComplete="off"
+                onChange={(e) => set(e.target.value)}
+              />
+            );
+          })}
+          <CloseButton size="2xs" aria-label={t('params.rows.remove', { number: index + 1 })} onClick={() => change(rows.filter((_, i) => i !== index))} />
+        </HStack>
+      ))}
+      <datalist id={listId}>
+        {[...fields.flatMap((f) => (f.kind === 'column' ? (f.also ?? []) : [])), ...columns.map((c) => c.name)].map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+      <Flex justify="space-between" align="center">
+        <Button size="xs" variant="outline" onClick={() => change([...rows, blank])}>
+          <LuPlus aria-hidden />
+          {t('params.rows.add')}
+        </Button>
+        {toggle}
+      </Flex>
+    </Stack>
+  );
+}
