@@ -17,7 +17,7 @@ export function uuidFrom(text: string): string {
  */
 export class EngineCore {
   /** Step runs executing in this process, by id, with their run's id. */
-  readonly running = new Map<string, { runId: string; controller: AbortController }>();
+  readonly running = new Map<string, { runId: string; controller: AbortController; ended: Promise<void> }>();
 
   constructor(readonly deps: RunEngineDeps) {}
 
@@ -37,6 +37,19 @@ export class EngineCore {
    */
   abortRun(runId: string, reason: string): void {
     for (const { runId: of, controller } of this.running.values()) if (of === runId) controller.abort(reason);
+  }
+
+  /**
+   * Resolves once these step runs are no longer executing in this process (a stopped one still
+   * stores the batch it was storing, and checkpoints the answers that came), or after `timeoutMs`.
+   * A retry waits for it, so the attempt it starts never meets the stopped one's late writes.
+   */
+  async stopped(stepRunIds: Iterable<string>, timeoutMs: number): Promise<void> {
+    const ends = [...stepRunIds].flatMap((id) => this.running.get(id)?.ended ?? []);
+    if (!ends.length) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(ends), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
   }
 
   /** Appends to the run's event log and wakes whoever follows it. */

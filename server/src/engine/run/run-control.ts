@@ -152,10 +152,17 @@ export class RunControl {
    */
   private async requeue(stepRun: StepRunRow, keepBatches = false): Promise<void> {
     const repo = this.core.runs;
+    // A stopped attempt still executing here ends first: a batch it was storing, stored after
+    // "from scratch" cleared them, would stand in for its records in the new attempt. (Another
+    // process's attempt stops at its next check of the run's state.)
+    await this.core.stopped([stepRun.id], STOPPED_WAIT_MS);
     await repo.setStepRunState(stepRun.id, 'queued', [stepRun.state as RunState], { error: null, ended_at: null, started_at: null, output_dataset_id: null });
     await repo.bumpAttempt(stepRun.id);
     if (!keepBatches) await repo.deleteBatches(stepRun.id);
   }
 }
+
+/** How long a retry waits for the stopped attempt executing in this process to end. */
+const STOPPED_WAIT_MS = 10_000;
 
 const cannot = (action: string, state: string) => new DomainError('conflict', 'server.runs.cannotControl', { action, state });

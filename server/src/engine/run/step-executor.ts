@@ -88,7 +88,9 @@ export class StepExecutor {
     await this.core.emit(run.id, stepRun.id, 'step_started', { step_id: step.id, attempt: stepRun.attempt });
 
     const controller = new AbortController();
-    this.core.running.set(stepRun.id, { runId: run.id, controller });
+    let endExecution = () => {};
+    const ended = new Promise<void>((resolve) => (endExecution = resolve));
+    this.core.running.set(stepRun.id, { runId: run.id, controller, ended });
     const stopWatching = new AbortController();
     const watching = this.watch(stepRun.id, run.id, controller, stopWatching.signal);
     const logLines: StoredLogLine[] = [];
@@ -165,6 +167,7 @@ export class StepExecutor {
       stopWatching.abort();
       await watching;
       this.core.running.delete(stepRun.id);
+      endExecution();
       await files.dispose();
       const cpu = process.cpuUsage(cpuBefore);
       await repo.endComputeJob(computeJobId, {

@@ -90,6 +90,52 @@ describe('runs: a retry after a cancel continues, a retry from scratch starts ov
     // Over Jest's 5 s at worst: two whole runs of 300 HTTP calls (2.4 s on an idle 2-core machine).
   }, 20_000);
 
+  it('a retry from scratch waits for the stopped attempt: a batch it was still storing at the cancel does not stand in for its records', async () => {
+    calls.clear();
+    // A user of its own: two runs of 300 paid calls would use up the shared user's credits.
+    user = await signedInUser(t.app);
+    wf = workflowClient(t.app, user.auth);
+    const workflowId = (await wf.createWorkflow('Slow parts')).id;
+    const table = await wf.addStep(workflowId, 'table_input', {
+      param_inputs: { columns: [{ name: 'n', type: 'integer' }], rows: Array.from({ length: RECORDS }, (_, i) => [i]) },
+    });
+    const call = await wf.addStep(workflowId, 'http_request', { inputs: [table.id], param_inputs: { url: `${base}/double?n={{field.n}}`, concurrency: 1 } });
+    // The first batch's part is held while being stored: the cancel lands meanwhile, and the retry
+    // is asked while the stopped attempt still has it to store. Held until the retry is answered,
+    // or for a second at most (what the retry waits for, if it waits).
+    const put = t.app.storage.put.bind(t.app.storage);
+    let held = false;
+    let stored = false;
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const storing = jest.spyOn(t.app.storage, 'put').mockImplementation(async (key, body) => {
+      if (held || !key.includes('/part-')) return put(key, body);
+      held = true;
+      await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      const written = await put(key, body);
+      stored = true;
+      return written;
+    });
+    try {
+      const started = (await api('POST', `/workflow-execution/${workflowId}/steps/${call.id}/execute`, {})).json() as Run;
+      await until(started.id, () => held);
+      expect((await api('POST', `/workflow-runs/${started.id}/control`, { action: 'cancel' })).statusCode).toBe(200);
+      expect((await until(started.id, final)).state).toBe('cancelled');
+      const calledBefore = new Map(calls);
+      expect((await api('POST', `/workflow-runs/${started.id}/control`, { action: 'retry_from_scratch' })).statusCode).toBe(200);
+      // The retry waited for the stopped attempt, whose batch is stored before the new attempt begins.
+      const storedWhenAnswered = stored;
+      release();
+      expect(storedWhenAnswered).toBe(true);
+      expect((await until(started.id, final)).state).toBe('succeeded');
+      expect([...calledBefore].filter(([n, before]) => calls.get(n)! <= before)).toEqual([]);
+      expect(calls.size).toBe(RECORDS);
+    } finally {
+      storing.mockRestore();
+    }
+    // Over Jest's 5 s at worst: a run and a full redo of 300 HTTP calls, and a part stored slowly.
+  }, 20_000);
+
   it('calls again after a pause and resume at most the call that was in flight', async () => {
     calls.clear();
     const workflowId = (await wf.createWorkflow('Paused doubles')).id;
