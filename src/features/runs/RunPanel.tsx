@@ -1,6 +1,6 @@
-import { Badge, Box, Button, Flex, Heading, IconButton, Link, Progress, Stack, Tabs, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, Heading, IconButton, Progress, Stack, Tabs, Text, VisuallyHidden } from '@chakra-ui/react';
 import { Fragment, useCallback, useEffect, useState } from 'react';
-import { LuChevronDown, LuChevronRight, LuChevronUp, LuCoins, LuDatabase, LuPause, LuPlay, LuRefreshCcw, LuRotateCcw, LuSquare } from 'react-icons/lu';
+import { LuChevronDown, LuChevronRight, LuChevronUp, LuCoins, LuPause, LuPlay, LuRefreshCcw, LuRotateCcw, LuSquare } from 'react-icons/lu';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LocalTime } from '../../components/LocalTime';
@@ -9,6 +9,7 @@ import { LocaleLink } from '../../i18n/LocaleLink';
 import { Pager } from '../../components/DataTable';
 import { formatCredits } from '../usage/format';
 import { useGetBalanceQuery } from '../usage/usageApi';
+import { DatasetLink } from '../datasets/DatasetLink';
 import { CancelRunDialog } from './CancelRunDialog';
 import { formatRunDuration } from './runFigures';
 import { isOpenState } from './runLook';
@@ -418,14 +419,7 @@ function StepRunRow({ stepRun, removed, onCancel, onStartOver }: { stepRun: Step
             {speed}
           </Text>
         )}
-        {stepRun.output_dataset_id && (
-          <Link asChild textStyle="xs" colorPalette="brand" color="colorPalette.fg">
-            <LocaleLink to={`/datasets/${stepRun.output_dataset_id}`}>
-              <LuDatabase aria-hidden />
-              {t('run.step.output')}
-            </LocaleLink>
-          </Link>
-        )}
+        {stepRun.output_dataset_id && <DatasetLink datasetId={stepRun.output_dataset_id}>{t('run.step.output')}</DatasetLink>}
         <Flex gap="1.5">
           {stepRunActions(stepRun).map((action) => {
             const ActionIcon = ACTION_ICONS[action];

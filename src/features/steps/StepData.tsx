@@ -1,10 +1,9 @@
-import { Badge, Box, Flex, Heading, Link, Skeleton, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Flex, Heading, Skeleton, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuDatabase } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
-import { LocaleLink } from '../../i18n/LocaleLink';
 import { useGetDatasetQuery, useGetRecordsPageQuery, useGetStepDatasetQuery, type DatasetOut } from '../datasets/datasetsApi';
+import { DatasetLink } from '../datasets/DatasetLink';
 import { RecordsPreviewTable } from '../datasets/RecordsPreviewTable';
 import { isDoneState } from '../runs/runLook';
 import type { StepRun } from '../runs/runsApi';
@@ -101,12 +100,7 @@ function DatasetGlance({ dataset }: { dataset: DatasetOut }) {
         <Text textStyle="sm" fontWeight="medium" data-testid="step-data-count">
           {t('steps.data.count', { rows: dataset.row_count, columns: columns.length })}
         </Text>
-        <Link asChild textStyle="xs" colorPalette="brand" color="colorPalette.fg">
-          <LocaleLink to={`/datasets/${dataset.id}`}>
-            <LuDatabase aria-hidden />
-            {t('steps.data.open')}
-          </LocaleLink>
-        </Link>
+        <DatasetLink datasetId={dataset.id}>{t('steps.data.open')}</DatasetLink>
       </Flex>
       <Flex wrap="wrap" gap="1" as="ul" listStyleType="none" aria-label={t('steps.data.columns')}>
         {columns.map((c) => (

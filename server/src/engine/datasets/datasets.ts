@@ -8,7 +8,7 @@ import { DatasetExporter, type ExportedFile, type ExportFormat, type ExportOptio
 import { RECORD_ID, type DatasetColumn, type DatasetMetadata, type DatasetRef } from './metadata';
 import { ParquetFiles, type LocalFile } from './parquet-files';
 import { DatasetReader, type DatasetDescription, type RecordsPage } from './reader';
-import { toJsonValue, type JsonRecord } from './json-values';
+import { jsonRecords, type JsonRecord } from './json-values';
 import type { RecordsQuery } from './records-query';
 import { DatasetWriter, runBound, type WriteDataset } from './writer';
 import {
@@ -225,9 +225,7 @@ export class Datasets {
         this.pool.use(async (connection) => {
           const n = params.length;
           const result = await runBound(connection, `SELECT * FROM ${sql} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, pageSize, (page - 1) * pageSize]);
-          const names = result.columnNames();
-          const types = result.columnTypes();
-          return (await result.getRows()).map((row) => Object.fromEntries(row.map((value, i) => [names[i], toJsonValue(value, types[i], toJsonValue)])));
+          return jsonRecords(result.columnNames(), result.columnTypes(), await result.getRows());
         }),
       ),
       this.countRecipe(recipe),

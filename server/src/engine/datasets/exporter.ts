@@ -6,7 +6,8 @@ import type { DatasetRef } from './metadata';
 import type { ParquetFiles } from './parquet-files';
 import { csvSelectList } from './csv-cells';
 import { RECORD_ID } from './metadata';
-import { checkRecordsQuery, typeName, type ColumnShape, type RecordsFilter, type RecordsSort } from './records-query';
+import { fileColumns } from './reader';
+import { checkRecordsQuery, typeName, type RecordsFilter, type RecordsSort } from './records-query';
 import { parquetScan, quoteIdent, sqlString } from './sql';
 import { runBound } from './writer';
 
@@ -79,10 +80,7 @@ export class DatasetExporter {
       // InvalidRecordsQuery), values bound, never spliced in.
       await this.pool.use(async (connection) => {
         const scan = parquetScan(source.path);
-        const prepared = await connection.prepare(`SELECT * FROM ${scan}`);
-        const shape: ColumnShape[] = [];
-        for (let i = 0; i < prepared.columnCount; i++) shape.push({ name: prepared.columnName(i), type: prepared.columnType(i) });
-        prepared.destroySync();
+        const shape = await fileColumns(connection, source.path);
         const view = options.view ?? {};
         const q = checkRecordsQuery(shape, { sort: view.sort, filters: view.filters, columns: view.columns });
         const chosen = (view.columns?.length ? [RECORD_ID, ...view.columns] : shape.map((c) => c.name))

@@ -150,3 +150,12 @@ export const toJsonValue: DuckDBValueConverter<JsonValue> = createDuckDBValueCon
   [DuckDBTypeId.STRING_LITERAL]: text,
   [DuckDBTypeId.INTEGER_LITERAL]: text,
 });
+
+/**
+ * A result's rows as JSON records. The result's column types, not its vectors', are used: only they
+ * still say JSON for JSON text. Object.fromEntries defines own properties, so a column called
+ * __proto__ stays a column.
+ */
+export function jsonRecords(names: readonly string[], types: readonly DuckDBType[], rows: readonly (readonly DuckDBValue[])[]): JsonRecord[] {
+  return rows.map((row) => Object.fromEntries(row.map((value, i) => [names[i], toJsonValue(value, types[i], toJsonValue)])));
+}

@@ -3,7 +3,7 @@ import type { DuckDBConnection, DuckDBListValue, DuckDBPreparedStatement, DuckDB
 import type { Log } from '../../lib/logger';
 import type { DuckDBPool } from './duckdb-pool';
 import { InvalidRecordsQuery, queryIssue, RecordNotFound } from './errors';
-import { toJsonValue, type JsonRecord } from './json-values';
+import { jsonRecords, type JsonRecord } from './json-values';
 import { RECORD_ID, type DatasetColumn, type DatasetRef } from './metadata';
 import type { LocalFile, ParquetFiles } from './parquet-files';
 import { checkRecordsQuery, typeName, type CheckedQuery, type ColumnShape, type RecordsQuery, type RecordsSort } from './records-query';
@@ -160,11 +160,7 @@ export class DatasetReader {
   private async shape(connection: DuckDBConnection, file: string): Promise<Shape> {
     const known = this.shapes.get(file);
     if (known) return known;
-    // Preparing (not running) a SELECT * reads only the footer and tells every column's type.
-    const prepared = await connection.prepare(`SELECT * FROM ${parquetScan(file)}`);
-    const columns: ColumnShape[] = [];
-    for (let i = 0; i < prepared.columnCount; i++) columns.push({ name: prepared.columnName(i), type: prepared.columnType(i) });
-    prepared.destroySync();
+    const columns = await fileColumns(connection, file);
     const meta = await connection.runAndReadAll(`SELECT num_rows FROM parquet_file_metadata(${sqlString(file)})`);
     const shape: Shape = {
       columns,
@@ -290,11 +286,7 @@ export class DatasetReader {
 
   private async rows(connection: DuckDBConnection, sql: string, params: (string | bigint)[]): Promise<JsonRecord[]> {
     const result = await this.query(connection, sql, params);
-    const names = result.columnNames();
-    // The result's column types, not its vectors': only they still say JSON for JSON text.
-    const types = result.columnTypes();
-    // Object.fromEntries defines own properties, so a column called __proto__ stays a column.
-    return result.getRows().map((row) => Object.fromEntries(row.map((value, i) => [names[i], toJsonValue(value, types[i], toJsonValue)])));
+    return jsonRecords(result.columnNames(), result.columnTypes(), result.getRows());
   }
 
   private async query(connection: DuckDBConnection, sql: string, params: (string | bigint)[]): Promise<DuckDBResultReader> {
@@ -380,5 +372,15 @@ class BoundedMap<K, V> {
       this.map.delete(oldest);
       this.bytes -= entry.bytes;
     }
+  }
+}
+
+/** A Parquet file's columns with their DuckDB types: preparing (not running) a SELECT * reads only the footer. */
+export async function fileColumns(connection: DuckDBConnection, file: string): Promise<ColumnShape[]> {
+  const prepared = await connection.prepare(`SELECT * FROM ${parquetScan(file)}`);
+  try {
+    return Array.from({ length: prepared.columnCount }, (_, i) => ({ name: prepared.columnName(i), type: prepared.columnType(i) }));
+  } finally {
+    prepared.destroySync();
   }
 }
