@@ -27,6 +27,8 @@ const recipeOf: Record<string, string | null> = {
   Center: null,
   chakra: null,
   Checkbox: 'checkbox',
+  Combobox: 'combobox',
+  createListCollection: null,
   ChakraProvider: null,
   CloseButton: 'button',
   Container: 'container',

@@ -25,7 +25,8 @@ export function InsertReference({ references, onInsert }: { references: Variable
     if (open) menu.current?.scrollIntoView?.({ block: 'nearest' });
   }, [open, upward]);
   const variables = references?.variables ?? [];
-  const fields = references?.fields ?? [];
+  // A column both inputs have (a join's `id`) is one reference.
+  const fields = (references?.fields ?? []).filter((f, i, all) => all.findIndex((other) => other.reference === f.reference) === i);
   const group = (title: string, items: { reference: string; hint?: string }[], emptyText: string) => (
     <Box>
       <Text textStyle="xs" fontWeight="semibold" color="fg.muted" px="2" pt="1.5" pb="1">

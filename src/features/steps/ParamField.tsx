@@ -1,10 +1,11 @@
 import { Box, Button, CloseButton, Field, Flex, HStack, IconButton, Input, NativeSelect, Switch, Tag, Text, Textarea } from '@chakra-ui/react';
-import { memo, useId, useRef, useState, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { VariableFields } from '../variables/variablesApi';
 import { LuArrowDown, LuArrowUp, LuArrowUpDown, LuTriangleAlert } from 'react-icons/lu';
-import { unknownColumnIn, withSuggestion, type UnknownColumn } from './columnWarnings';
+import { columnsFor, unknownColumnIn, withSuggestion, type UnknownColumn } from './columnWarnings';
+import { ColumnCombobox } from './ColumnCombobox';
 import { columnOf, directionOf, nextDirection, type SortKey } from './sortKeys';
 import { InsertReference } from './InsertReference';
 import { OptionItems } from './OptionItems';
@@ -74,28 +75,32 @@ function TextWithReferences({ param, id, value, invalid, onChange, references }:
   );
 }
 
-function StringControl({ param, id, value, onChange, references }: ControlProps) {
-  const listId = useId();
-  const columnList = param.type === 'column' ? (references?.fields ?? []) : [];
+function StringControl({ param, id, value, onChange }: ControlProps) {
   return (
-    <>
-      <Input
+    <Input
+      id={id}
+      value={String(value ?? '')}
+      maxLength={param.max_length}
+      onChange={(e) => onChange(e.target.value)}
+      data-param-type={param.type}
+      autoComplete="off"
+    />
+  );
+}
+
+/** One column: picked from the input's columns, or typed. */
+function ColumnControl({ param, id, value, onChange, references }: ControlProps) {
+  return (
+    <Box w="full" data-param-type="column">
+      <ColumnCombobox
         id={id}
-        value={String(value ?? '')}
-        maxLength={param.max_length}
-        onChange={(e) => onChange(e.target.value)}
-        list={columnList.length ? listId : undefined}
-        data-param-type={param.type}
-        autoComplete="off"
+        label={param.label}
+        columns={columnsFor(param, references)}
+        inputValue={String(value ?? '')}
+        onInputValueChange={onChange}
+        onPick={onChange}
       />
-      {columnList.length > 0 && (
-        <datalist id={listId}>
-          {columnList.map((f) => (
-            <option key={f.reference} value={f.name} />
-          ))}
-        </datalist>
-      )}
-    </>
+    </Box>
   );
 }
 
@@ -157,13 +162,12 @@ function JsonControl({ id, value, invalid, onChange }: ControlProps) {
 }
 
 /**
- * Several column names: typed (or picked from the input's columns) and added with Enter or a
- * comma, removed with their ×. For sort keys each also has its direction, changed by its arrow:
+ * Several column names: picked from the input's columns, or typed and added with Enter or a comma;
+ * removed with their ×. For sort keys each also has its direction, changed by its arrow:
  * the step's default, then ascending, then descending (sortKeys.ts).
  */
 function ColumnsControl({ param, id, value, onChange, references }: ControlProps) {
   const intl = useIntl();
-  const listId = useId();
   const [text, setText] = useState('');
   const sorting = param.type === 'sort_keys';
   const items = Array.isArray(value) ? (value as SortKey[]) : [];
@@ -176,29 +180,8 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
     if (typed.length) onChange([...items, ...typed.filter((n, i) => !names.includes(n) && typed.indexOf(n) === i)]);
     setText('');
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter' || event.key === ',') {
-      event.preventDefault();
-      add();
-    } else if (event.key === 'Backspace' && !text && items.length) {
-      onChange(items.slice(0, -1));
-    }
-  };
-  const fields = references?.fields ?? [];
   return (
-    <Flex
-      wrap="wrap"
-      gap="1.5"
-      align="center"
-      borderWidth="1px"
-      borderColor="border"
-      rounded="l2"
-      px="2"
-      py="1.5"
-      w="full"
-      _focusWithin={{ borderColor: 'colorPalette.focusRing', outline: '1px solid', outlineColor: 'colorPalette.focusRing' }}
-      data-param-type={param.type}
-    >
+    <Flex wrap="wrap" gap="1.5" align="center" w="full" data-param-type={param.type}>
       {items.map((item) => {
         const name = columnOf(item);
         const direction = directionOf(item);
@@ -229,30 +212,25 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
           </Tag.Root>
         );
       })}
-      <Input
-        id={id}
-        unstyled
-        flex="1"
-        minW="24"
-        h="7"
-        outline="none"
-        value={text}
-        placeholder={items.length ? '' : intl.formatMessage({ id: 'params.columns.placeholder' })}
-        list={fields.length ? listId : undefined}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-        onBlur={add}
-        aria-describedby={undefined}
-        name={param.name}
-        autoComplete="off"
-      />
-      {fields.length > 0 && (
-        <datalist id={listId}>
-          {fields.map((f) => (
-            <option key={f.reference} value={f.name} />
-          ))}
-        </datalist>
-      )}
+      <Box flex="1" minW="40">
+        <ColumnCombobox
+          id={id}
+          label={param.label}
+          columns={columnsFor(param, references).filter((c) => !names.includes(c.name))}
+          inputValue={text}
+          onInputValueChange={setText}
+          onPick={(name) => {
+            if (!names.includes(name)) onChange([...items, name]);
+            setText('');
+          }}
+          clearOnPick
+          onEnterTyped={add}
+          onBackspaceEmpty={() => onChange(items.slice(0, -1))}
+          onBlur={add}
+          placeholder={intl.formatMessage({ id: 'params.columns.placeholder' })}
+          size="xs"
+        />
+      </Box>
     </Flex>
   );
 }
@@ -265,7 +243,7 @@ function JsonParamControl(props: ControlProps) {
 /** file, folder and dataset params are chosen in a picker (PickerControl, pickerSources.tsx). */
 const controls: Record<Exclude<ParamOut['type'], PickedType>, ComponentType<ControlProps>> = {
   string: StringControl,
-  column: StringControl,
+  column: ColumnControl,
   number: NumberControl,
   boolean: () => null,
   enum: EnumControl,

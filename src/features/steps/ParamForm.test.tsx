@@ -37,6 +37,13 @@ const everyType: ParamOut[] = [
 
 const fieldOf = (name: string) => document.querySelector(`[data-param="${name}"]`) as HTMLElement;
 
+/** Column pickers take text by paste: user-event's keystrokes into Zag's combobox drop letters in
+ *  jsdom (not in Chromium, where the journeys type into them key by key). */
+async function pasteInto(user: { click(el: Element): Promise<void>; paste(text: string): Promise<void> }, input: HTMLElement, text: string) {
+  await user.click(input);
+  await user.paste(text);
+}
+
 const NO_REFERENCES: VariableFields = { variables: [], fields: [], notes: [] };
 
 /** The form with its draft held as the inspector holds it (here in plain state). */
@@ -92,7 +99,7 @@ describe('param form generated from a param schema', () => {
         .getAllByRole('option')
         .map((o) => o.textContent),
     ).toEqual(['Choose…', 'Keep', 'Remove']);
-    expect(screen.getByLabelText('column label')).toHaveAttribute('data-param-type', 'column');
+    expect(screen.getByRole('combobox', { name: 'column label' }).closest('[data-param-type]')).toHaveAttribute('data-param-type', 'column');
     expect(within(fieldOf('columns')).getByText('a')).toBeInTheDocument();
     expect(within(fieldOf('columns')).getByRole('button', { name: 'Remove b' })).toBeInTheDocument();
     for (const name of ['condition', 'script', 'prompt']) {
@@ -139,7 +146,11 @@ describe('param form generated from a param schema', () => {
     expect(onSave).not.toHaveBeenCalled();
     await user.clear(screen.getByLabelText('mapping label'));
 
-    await user.type(screen.getByLabelText('columns label'), 'city{Enter}zip,');
+    await pasteInto(user, screen.getByRole('combobox', { name: 'columns label' }), 'city');
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('combobox', { name: 'columns label' })).toHaveValue('');
+    await user.paste('zip');
+    await user.keyboard(',');
     expect(within(fieldOf('columns')).getByText('city')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(onSave).toHaveBeenCalledWith({ title: 'Hello', count: '{{var.n}}', columns: ['city', 'zip'] });
@@ -189,7 +200,7 @@ describe('step inspector', () => {
       http.get(api('/workflows/w-1/steps/s-1/variable-fields'), () =>
         HttpResponse.json({
           variables: [{ name: 'limit', type: 'number', reference: '{{var.limit}}' }],
-          fields: [{ name: 'city', reference: '{{field.city}}', from_step_id: 's-0' }],
+          fields: [{ name: 'city', reference: '{{field.city}}', from_step_id: 's-0', input_index: 0 }],
           notes: [],
         }),
       ),
@@ -252,7 +263,7 @@ describe('columns the input does not have', () => {
   const labelled = (name: string, type: ParamOut['type'], label: string): ParamOut => ({ ...p(name, type), label });
   const params = [labelled('condition', 'expression', 'Condition'), labelled('column', 'column', 'Column'), labelled('columns', 'columns', 'Sort by')];
 
-  const field = (name: string, type: string) => ({ name, type, reference: `{{field.${name}}}`, from_step_id: 's-1' });
+  const field = (name: string, type: string) => ({ name, type, reference: `{{field.${name}}}`, from_step_id: 's-1', input_index: 0 });
   const known: VariableFields = { variables: [], fields: [field('name', 'VARCHAR'), field('state', 'VARCHAR'), field('amount', 'BIGINT')], notes: [] };
 
   it('flags a column typed wrong in a condition, with the column it likely meant', async () => {
@@ -272,7 +283,7 @@ describe('columns the input does not have', () => {
     await user.click(within(sortBy).getByRole('button', { name: 'Use “amount”' }));
     expect(within(fieldOf('columns')).queryByTestId('unknown-column')).not.toBeInTheDocument();
 
-    await user.type(screen.getByLabelText('Column'), 'revenue');
+    await pasteInto(user, screen.getByLabelText('Column'), 'revenue');
     expect(within(fieldOf('column')).getByTestId('unknown-column')).toHaveTextContent(
       'The input has no column “revenue”. Keep it only if a step before this one will add it.',
     );
@@ -311,7 +322,8 @@ describe('sort keys', () => {
     await user.click(screen.getByRole('button', { name: 'age: ascending, smallest or A first (change)' }));
     expect(screen.getByRole('button', { name: 'age: descending, largest or Z first (change)' })).toBeInTheDocument();
     // A column typed in is added in the default direction.
-    await user.type(screen.getByRole('textbox'), 'name{Enter}');
+    await pasteInto(user, screen.getByRole('combobox', { name: 'Sort by' }), 'name');
+    await user.keyboard('{Enter}');
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(onSave).toHaveBeenCalledWith({
       columns: [{ column: 'age', direction: 'descending' }, { column: 'score', direction: 'descending' }, 'name'],
@@ -344,7 +356,7 @@ describe('rows of a json param', () => {
   };
   const input: VariableFields = {
     variables: [],
-    fields: [{ name: 'amount', type: 'DOUBLE', reference: '{{field.amount}}', from_step_id: 's-1' }],
+    fields: [{ name: 'amount', type: 'DOUBLE', reference: '{{field.amount}}', from_step_id: 's-1', input_index: 0 }],
     notes: [],
   };
 
@@ -357,10 +369,10 @@ describe('rows of a json param', () => {
     expect(screen.getByRole('combobox', { name: 'Function 1' })).toHaveValue('count');
     expect(screen.getByRole('textbox', { name: 'Result column 1' })).toHaveValue('orders');
     await user.click(screen.getByRole('button', { name: 'Add a row' }));
-    await user.type(screen.getByRole('combobox', { name: 'Column 2' }), 'amuont');
+    await pasteInto(user, screen.getByRole('combobox', { name: 'Column 2' }), 'amuont');
     expect(within(fieldOf('aggregations')).getByTestId('unknown-column')).toHaveTextContent('did you mean “amount”?');
     await user.clear(screen.getByRole('combobox', { name: 'Column 2' }));
-    await user.type(screen.getByRole('combobox', { name: 'Column 2' }), 'amount');
+    await pasteInto(user, screen.getByRole('combobox', { name: 'Column 2' }), 'amount');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Function 2' }), 'sum');
     await user.type(screen.getByRole('textbox', { name: 'Result column 2' }), 'total');
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
@@ -394,5 +406,37 @@ describe('rows of a json param', () => {
     await user.clear(text);
     await user.type(text, '{{"nested": [1]}');
     expect(screen.getByText('This value is not a list of rows of plain values, so it is shown as JSON.')).toBeInTheDocument();
+  });
+});
+
+describe('column pickers', () => {
+  const twoInputs: VariableFields = {
+    variables: [],
+    fields: [
+      { name: 'id', type: 'BIGINT', reference: '{{field.id}}', from_step_id: 's-1', input_index: 0 },
+      { name: 'name', type: 'VARCHAR', reference: '{{field.name}}', from_step_id: 's-1', input_index: 0 },
+      { name: 'id', type: 'BIGINT', reference: '{{field.id}}', from_step_id: 's-2', input_index: 1 },
+      { name: 'person_id', type: 'BIGINT', reference: '{{field.person_id}}', from_step_id: 's-2', input_index: 1 },
+    ],
+    notes: [],
+  };
+
+  it("offers each side's own columns to a join's keys, and adds the one picked", async () => {
+    const onSave = jest.fn();
+    const params = [
+      { ...p('left_on', 'columns', { input_index: 0 }), label: 'Left keys' },
+      { ...p('right_on', 'columns', { input_index: 1 }), label: 'Right keys' },
+    ];
+    const { user } = renderWithProviders(<FormWithDraft params={params} values={{}} references={twoInputs} onSave={onSave} />);
+    await user.click(screen.getByRole('combobox', { name: 'Right keys' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['idinteger', 'person_idinteger']);
+    await user.click(screen.getByRole('option', { name: /person_id/ }));
+    expect(within(fieldOf('right_on')).getByText('person_id')).toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Left keys' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['idinteger', 'nametext']);
+    await user.click(screen.getByRole('option', { name: /^id/ }));
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({ left_on: ['id'], right_on: ['person_id'] });
   });
 });

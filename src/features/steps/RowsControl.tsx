@@ -1,10 +1,12 @@
-import { Button, CloseButton, Flex, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import { useId, useState, type ComponentType } from 'react';
+import { Box, Button, CloseButton, Flex, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { useState, type ComponentType } from 'react';
 import { LuBraces, LuPlus, LuRows3 } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { ParamField } from '../../../server/src/engine/step-types/step-type';
 import type { ControlProps } from './ParamField';
 import { OptionItems } from './OptionItems';
+import { ColumnCombobox } from './ColumnCombobox';
+import { columnsFor } from './columnWarnings';
 
 type Row = Record<string, string>;
 
@@ -45,11 +47,10 @@ function textOf(rows: Row[], fields: ParamField[]): string {
 export function RowsControl({ param, id, value, onChange, references, invalid, AsText }: ControlProps & { AsText: ComponentType<ControlProps> }) {
   const intl = useIntl();
   const t = (key: string, values?: Record<string, string | number>) => intl.formatMessage({ id: key }, values);
-  const listId = useId();
   const [showText, setShowText] = useState(false);
   const fields = param.fields ?? [];
   const rows = rowsOf(value);
-  const columns = references?.fields ?? [];
+  const columns = columnsFor(param, references);
   const change = (next: Row[]) => onChange(textOf(next, fields));
   const toggle = (
     <Button size="2xs" variant="ghost" colorPalette="brand" onClick={() => setShowText((s) => !s)} disabled={rows === null}>
@@ -88,6 +89,19 @@ export function RowsControl({ param, id, value, onChange, references, invalid, A
                   <NativeSelect.Indicator />
                 </NativeSelect.Root>
               );
+            if (field.kind === 'column')
+              return (
+                <Box key={field.name} flex="1" minW="0">
+                  <ColumnCombobox
+                    label={label}
+                    columns={[...(field.also ?? []).map((name) => ({ name })), ...columns]}
+                    inputValue={row[field.name] ?? ''}
+                    onInputValueChange={set}
+                    onPick={set}
+                    placeholder={field.label}
+                  />
+                </Box>
+              );
             return (
               <Input
                 key={field.name}
@@ -97,7 +111,6 @@ export function RowsControl({ param, id, value, onChange, references, invalid, A
                 aria-label={label}
                 placeholder={field.label}
                 value={row[field.name] ?? ''}
-                list={field.kind === 'column' ? listId : undefined}
                 autoComplete="off"
                 onChange={(e) => set(e.target.value)}
               />
@@ -106,11 +119,6 @@ export function RowsControl({ param, id, value, onChange, references, invalid, A
           <CloseButton size="2xs" aria-label={t('params.rows.remove', { number: index + 1 })} onClick={() => change(rows.filter((_, i) => i !== index))} />
         </HStack>
       ))}
-      <datalist id={listId}>
-        {[...fields.flatMap((f) => (f.kind === 'column' ? (f.also ?? []) : [])), ...columns.map((c) => c.name)].map((name) => (
-          <option key={name} value={name} />
-        ))}
-      </datalist>
       <Flex justify="space-between" align="center">
         <Button size="xs" variant="outline" onClick={() => change([...rows, blank])}>
           <LuPlus aria-hidden />

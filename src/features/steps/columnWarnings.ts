@@ -1,9 +1,23 @@
 import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import { checkExpression, closestName, columnsRead, parseExpression } from '../../../server/src/engine/expressions';
 import type { VariableFields } from '../variables/variablesApi';
+import type { ColumnChoice } from './ColumnCombobox';
 import { isReference } from './paramValues';
 import { rowsOf } from './RowsControl';
 import { columnOf, renamed, type SortKey } from './sortKeys';
+
+/**
+ * The columns a param may name, with their types: its input's (a join's right-hand keys come from
+ * the second input, `input_index`), each name once, in the input's order.
+ */
+export function columnsFor(param: Pick<ParamOut, 'input_index'>, references: VariableFields | undefined): ColumnChoice[] {
+  const choices: ColumnChoice[] = [];
+  for (const field of references?.fields ?? []) {
+    if (param.input_index !== undefined && field.input_index !== param.input_index) continue;
+    if (!choices.some((c) => c.name === field.name)) choices.push({ name: field.name, type: field.type });
+  }
+  return choices;
+}
 
 /** A column a param names that the step's input does not have, and the one it likely meant. */
 export interface UnknownColumn {
@@ -20,7 +34,7 @@ export interface UnknownColumn {
  */
 export function unknownColumnIn(param: ParamOut, draft: unknown, references: VariableFields | undefined): UnknownColumn | null {
   if (!references || references.notes.length > 0 || references.fields.length === 0) return null;
-  const known = references.fields.map((f) => f.name);
+  const known = columnsFor(param, references).map((c) => c.name);
   const lower = new Set(known.map((name) => name.toLowerCase()));
   const names = namesIn(param, draft);
   const column = names.find((name) => !lower.has(name.toLowerCase()));

@@ -51,6 +51,7 @@ export const VariableFieldsOut = Type.Object({
       reference: Type.String(),
       /** Which input step the column comes from. */
       from_step_id: Type.String(),
+      input_index: Type.Integer({ description: "The input's place among the step's inputs (0-based): a join's right-hand columns are input 1's" }),
     }),
   ),
   /** Why fields may be missing (input not run yet). */

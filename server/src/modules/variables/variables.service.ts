@@ -111,15 +111,15 @@ export class VariablesService {
     // Plain values only: a secret never takes part in working out columns.
     const vars = Object.fromEntries(snapshot.variables.filter((v) => v.type !== 'secret' && v.value !== null).map((v) => [v.name, JSON.parse(v.value!)]));
     const columns = await stepColumns(this.db, userId, workflowId, snapshot.steps, vars);
-    const fields: { name: string; type: string; reference: string; from_step_id: string }[] = [];
-    const seen = new Set<string>();
-    for (const input of step.inputs) {
+    // Each input's columns, in input order: a join's two sides may both have an `id`, and the
+    // picker of its right-hand keys lists the second input's.
+    const fields: { name: string; type: string; reference: string; from_step_id: string; input_index: number }[] = [];
+    step.inputs.forEach((input, index) => {
       for (const c of columns.get(input) ?? []) {
-        if (c.name === RECORD_ID || seen.has(c.name)) continue;
-        seen.add(c.name);
-        fields.push({ name: c.name, type: c.type, reference: `{{field.${c.name}}}`, from_step_id: input });
+        if (c.name === RECORD_ID || fields.some((f) => f.input_index === index && f.name === c.name)) continue;
+        fields.push({ name: c.name, type: c.type, reference: `{{field.${c.name}}}`, from_step_id: input, input_index: index });
       }
-    }
+    });
     const unknown = step.inputs.some((i) => !columns.get(i));
     return {
       variables: snapshot.variables.map((v) => ({ name: v.name, type: v.type, reference: `{{var.${v.name}}}` })),

@@ -73,6 +73,27 @@ describe('variables', () => {
     expect((await api.call('GET', `/workflows/${wf.id}/steps/nope/variable-fields`)).status).toBe(404);
   });
 
+  it("lists each input's columns with its place among the inputs: a join's two sides may share a name", async () => {
+    const wf = await api.createWorkflow();
+    const table = (columns: { name: string; type: string }[]) => api.addStep(wf.id, 'table_input', { param_inputs: { columns } });
+    const people = await table([
+      { name: 'id', type: 'integer' },
+      { name: 'name', type: 'text' },
+    ]);
+    const orders = await table([
+      { name: 'id', type: 'integer' },
+      { name: 'person_id', type: 'integer' },
+    ]);
+    const join = await api.addStep(wf.id, 'join', { inputs: [people.id, orders.id] });
+    const { fields } = await api.ok('GET', `/workflows/${wf.id}/steps/${join.id}/variable-fields`);
+    expect(fields.map((f: { name: string; input_index: number; from_step_id: string }) => [f.input_index, f.name, f.from_step_id])).toEqual([
+      [0, 'id', people.id],
+      [0, 'name', people.id],
+      [1, 'id', orders.id],
+      [1, 'person_id', orders.id],
+    ]);
+  });
+
   it("answers 404 for another user's variables and leaves them alone", async () => {
     const wf = await api.createWorkflow();
     const v = await api.ok('POST', `/workflows/${wf.id}/variables`, { name: 'x', type: 'boolean', value: true });
