@@ -37,10 +37,12 @@ export function useLiveRun(runId: string | null): { run: WorkflowRun | undefined
   const refetchRef = useRef(refetch);
   refetchRef.current = refetch;
 
-  // A run seen ending (by its events or by polling): the history's copy of its state is stale.
+  // A run seen ending (by its events or by polling): the history's copy of its state is stale, and
+  // the columns its outputs now show are what the column pickers offer (variable-fields).
   const wasOpen = useRef(false);
   useEffect(() => {
-    if (wasOpen.current && !open && shown) dispatch(runsApi.util.invalidateTags([{ type: 'WorkflowRun', id: 'LIST' }, 'Dataset']));
+    if (wasOpen.current && !open && shown)
+      dispatch(runsApi.util.invalidateTags([{ type: 'WorkflowRun', id: 'LIST' }, 'Dataset', { type: 'Variable', id: shown.workflow_id }]));
     wasOpen.current = open;
   }, [dispatch, open, shown]);
 

@@ -44,7 +44,7 @@ async function pasteInto(user: { click(el: Element): Promise<void>; paste(text: 
   await user.paste(text);
 }
 
-const NO_REFERENCES: VariableFields = { variables: [], fields: [], notes: [] };
+const NO_REFERENCES: VariableFields = { variables: [], fields: [], notes: [], preview_step_ids: [] };
 
 /** The form with its draft held as the inspector holds it (here in plain state). */
 function FormWithDraft({
@@ -240,7 +240,9 @@ describe('step inspector', () => {
 
 describe('step inspector category badge', () => {
   beforeEach(() => {
-    server.use(http.get(api('/workflows/w-1/steps/s-1/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })));
+    server.use(
+      http.get(api('/workflows/w-1/steps/s-1/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [], preview_step_ids: [] })),
+    );
   });
 
   it.each([
@@ -264,7 +266,12 @@ describe('columns the input does not have', () => {
   const params = [labelled('condition', 'expression', 'Condition'), labelled('column', 'column', 'Column'), labelled('columns', 'columns', 'Sort by')];
 
   const field = (name: string, type: string) => ({ name, type, reference: `{{field.${name}}}`, from_step_id: 's-1', input_index: 0 });
-  const known: VariableFields = { variables: [], fields: [field('name', 'VARCHAR'), field('state', 'VARCHAR'), field('amount', 'BIGINT')], notes: [] };
+  const known: VariableFields = {
+    variables: [],
+    fields: [field('name', 'VARCHAR'), field('state', 'VARCHAR'), field('amount', 'BIGINT')],
+    notes: [],
+    preview_step_ids: [],
+  };
 
   it('flags a column typed wrong in a condition, with the column it likely meant', async () => {
     const { user } = renderWithProviders(<FormWithDraft params={params} values={{}} references={known} onSave={jest.fn()} />);
@@ -358,6 +365,7 @@ describe('rows of a json param', () => {
     variables: [],
     fields: [{ name: 'amount', type: 'DOUBLE', reference: '{{field.amount}}', from_step_id: 's-1', input_index: 0 }],
     notes: [],
+    preview_step_ids: [],
   };
 
   it('shows each object as a row, adds one with pickers, flags a column the input lacks, and saves the list', async () => {
@@ -419,6 +427,7 @@ describe('column pickers', () => {
       { name: 'person_id', type: 'BIGINT', reference: '{{field.person_id}}', from_step_id: 's-2', input_index: 1 },
     ],
     notes: [],
+    preview_step_ids: [],
   };
 
   it("offers each side's own columns to a join's keys, and adds the one picked", async () => {

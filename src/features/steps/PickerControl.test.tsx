@@ -45,7 +45,7 @@ beforeEach(() => {
   };
   saved = [];
   server.use(
-    http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
+    http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [], preview_step_ids: [] })),
     http.get(api('/files/folders/:id'), ({ params }) => {
       const found = folders[params.id as string];
       return found ? HttpResponse.json(found) : HttpResponse.json({ detail: 'Folder not found.' }, { status: 404 });

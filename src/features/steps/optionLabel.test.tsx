@@ -12,7 +12,7 @@ function renderSelect(route: string) {
       values={{ order: 'ascending' }}
       edits={{}}
       unsaved={false}
-      references={{ variables: [], fields: [], notes: [] }}
+      references={{ variables: [], fields: [], notes: [], preview_step_ids: [] }}
       serverErrors={{}}
       saving={false}
       onEdit={jest.fn()}

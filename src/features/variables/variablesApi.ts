@@ -63,7 +63,8 @@ export const variablesApi = baseApi.injectEndpoints({
       // A step the cached workflow no longer has (just undone or deleted, its settings still open
       // for a moment) references nothing: asking the server would only answer "Step not found".
       queryFn: async ({ workflowId, stepId }, api, _extra, baseQuery) => {
-        if (stepGoneFromCache(api.getState(), workflowId, stepId)) return { data: { variables: [], fields: [], notes: [] } satisfies VariableFields };
+        if (stepGoneFromCache(api.getState(), workflowId, stepId))
+          return { data: { variables: [], fields: [], notes: [], preview_step_ids: [] } satisfies VariableFields };
         const result = await baseQuery(`/workflows/${workflowId}/steps/${stepId}/variable-fields`);
         return result.error ? { error: result.error, meta: result.meta } : { data: result.data as VariableFields, meta: result.meta };
       },

@@ -53,3 +53,23 @@ export async function stepColumns(
   for (const s of steps) columnsOf(s.id);
   return known;
 }
+
+/**
+ * The input steps whose columns only a run can tell that a preview on a sample may run without
+ * asking: each of them and every step before it is free and reaches nothing outside this server
+ * (no model, no API, no webhook, no export). The editor previews them when the step is opened, so
+ * its data panel and column pickers fill without a click.
+ */
+export function previewableInputs(step: ColumnsStep, steps: readonly ColumnsStep[], columns: ReadonlyMap<string, Column[] | null>): string[] {
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const quiet = (id: string, seen = new Set<string>()): boolean => {
+    if (seen.has(id)) return true;
+    seen.add(id);
+    const s = byId.get(id);
+    const type = s && getStepType(s.step_type);
+    if (!s || !type) return false;
+    const harmless = type.outsideCalls === 'none' && type.runner.kind !== 'sink' && type.description.cost.credits === 0;
+    return harmless && s.inputs.every((input) => quiet(input, seen));
+  };
+  return step.inputs.filter((input, index) => step.inputs.indexOf(input) === index && !columns.get(input) && quiet(input));
+}

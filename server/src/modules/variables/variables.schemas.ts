@@ -56,4 +56,8 @@ export const VariableFieldsOut = Type.Object({
   ),
   /** Why fields may be missing (input not run yet). */
   notes: Type.Array(Type.String()),
+  preview_step_ids: Type.Array(Type.String(), {
+    description:
+      'Inputs whose columns only a run can tell, and which a preview on a sample may run unasked: they and every step before them are free and call nothing outside (the editor previews them when the step is opened)',
+  }),
 });

@@ -7,7 +7,7 @@ import type { VariableState, VariableType, WorkflowSnapshot } from '../workflows
 import { toVariableOut } from '../workflows/workflow-views';
 import { WorkflowAccessService } from '../workflows/workflow-access.service';
 import { editorFor } from '../workflows/workflows.service';
-import { stepColumns } from '../runs/step-columns';
+import { previewableInputs, stepColumns } from '../runs/step-columns';
 import { RECORD_ID } from '../../engine/datasets';
 import type { VariableCreateIn, VariableOut, VariableUpdateIn } from './variables.schemas';
 
@@ -102,7 +102,8 @@ export class VariablesService {
   /**
    * What a step's params may reference: the workflow's variables, and the columns of its inputs
    * with their types (`runs/step-columns.ts`: derived by the input steps' runners, else their last
-   * run's); an input whose columns only a run can tell (a source not yet run) adds a note saying so.
+   * run's); an input whose columns only a run can tell (a source not yet run) adds a note saying so,
+   * and is named in `preview_step_ids` when a preview may run it unasked (previewableInputs).
    */
   async variableFields(userId: string, workflowId: string, stepId: string) {
     const snapshot = await this.snapshotOf(userId, workflowId);
@@ -125,6 +126,7 @@ export class VariablesService {
       variables: snapshot.variables.map((v) => ({ name: v.name, type: v.type, reference: `{{var.${v.name}}}` })),
       fields,
       notes: !step.inputs.length ? ['server.variables.noInputs'] : unknown ? ['server.variables.fieldsAfterRun'] : [],
+      preview_step_ids: previewableInputs(step, snapshot.steps, columns),
     };
   }
 

@@ -69,8 +69,23 @@ describe('variables', () => {
       variables: [{ name: 'threshold', type: 'number', reference: '{{var.threshold}}' }],
       fields: [],
       notes: ['Columns of the input appear here once the steps before this one have run.'],
+      // Reading a CSV is free and calls nothing outside: the editor may preview it unasked.
+      preview_step_ids: [source.id],
     });
     expect((await api.call('GET', `/workflows/${wf.id}/steps/nope/variable-fields`)).status).toBe(404);
+  });
+
+  it('never offers to preview unasked a chain that calls outside or costs credits', async () => {
+    const wf = await api.createWorkflow();
+    const fromApi = await api.addStep(wf.id, 'import_http_json', { param_inputs: { url: 'https://example.com/items.json' } });
+    const kept = await api.addStep(wf.id, 'filter', { inputs: [fromApi.id] });
+    const after = await api.addStep(wf.id, 'limit', { inputs: [kept.id] });
+    expect((await api.ok('GET', `/workflows/${wf.id}/steps/${after.id}/variable-fields`)).preview_step_ids).toEqual([]);
+    const csv = await api.addStep(wf.id, 'import_csv');
+    const enriched = await api.addStep(wf.id, 'ai_summarize', { inputs: [csv.id] });
+    const next = await api.addStep(wf.id, 'limit', { inputs: [enriched.id] });
+    expect((await api.ok('GET', `/workflows/${wf.id}/steps/${next.id}/variable-fields`)).preview_step_ids).toEqual([]);
+    expect((await api.ok('GET', `/workflows/${wf.id}/steps/${enriched.id}/variable-fields`)).preview_step_ids).toEqual([csv.id]);
   });
 
   it("lists each input's columns with its place among the inputs: a join's two sides may share a name", async () => {

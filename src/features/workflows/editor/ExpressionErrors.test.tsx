@@ -59,7 +59,7 @@ describe('a filter condition the server refuses', () => {
       http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
       http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
-      http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
+      http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [], preview_step_ids: [] })),
       http.patch(api('/workflow-steps/s-2/param-inputs/partial'), async ({ request }) => {
         sent.push(await request.json());
         const chinese = (request.headers.get('accept-language') ?? '').startsWith('zh');

@@ -35,7 +35,7 @@ describe('keyboard shortcuts', () => {
       http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
       http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
       http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 50 })),
-      http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
+      http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [], preview_step_ids: [] })),
       http.post(api('/workflow-steps'), async ({ request }) => {
         const body = (await request.json()) as (typeof created)[number];
         created.push(body);

@@ -33,7 +33,7 @@ describe('the cost estimate of a step that is gone', () => {
       // As the server answers: a step the workflow no longer has is not found.
       http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), ({ params }) =>
         current.steps.some((s) => s.id === params.stepId)
-          ? HttpResponse.json({ variables: [], fields: [], notes: [] })
+          ? HttpResponse.json({ variables: [], fields: [], notes: [], preview_step_ids: [] })
           : HttpResponse.json({ detail: 'Step not found.' }, { status: 404 }),
       ),
       http.get(api('/workflows/w-1/cost-estimate'), ({ request }) => {

@@ -51,7 +51,7 @@ describe('undoing a step that was just added while it is selected', () => {
       http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), ({ params }) => {
         fieldCalls.push(String(params.stepId));
         return current.steps.some((s) => s.id === params.stepId)
-          ? HttpResponse.json({ variables: [], fields: [], notes: [] })
+          ? HttpResponse.json({ variables: [], fields: [], notes: [], preview_step_ids: [] })
           : HttpResponse.json({ detail: 'Step not found.' }, { status: 404 });
       }),
       http.post(api('/workflow-history/undo'), () => {

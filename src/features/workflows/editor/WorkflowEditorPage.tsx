@@ -12,6 +12,7 @@ import { ChatPanel } from '../../conversations/ChatPanel';
 import { HistoryPanel } from '../../history/HistoryPanel';
 import { RunWorkflowButton, StepRunSection } from '../../runs/RunButtons';
 import { RunPanel } from '../../runs/RunPanel';
+import { useAutoPreview } from '../../runs/useAutoPreview';
 import { useEditorRun } from '../../runs/useLiveRun';
 import { useDeleteStepsMutation } from '../../stepConnections/stepConnectionsApi';
 import { CataloguePanel } from '../../stepInfos/CataloguePanel';
@@ -34,6 +35,8 @@ import { useWorkflowWrites } from './useWorkflowWrites';
 
 const MOVE_SAVE_DELAY_MS = 400;
 const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+/** No steps yet (the workflow still loading): one empty list, the same on every render. */
+const NO_STEPS: StepOut[] = [];
 
 /** `/workflows/:id`: the canvas, the catalogue / variables / history panels, the selected step. */
 export function WorkflowEditorPage() {
@@ -101,6 +104,16 @@ export function WorkflowEditorPage() {
   const stepIds = useMemo(() => new Set((workflow?.steps ?? []).map((s) => s.id)), [workflow?.steps]);
   // Steps needing settings or inputs: Run workflow says which instead of asking the server to run.
   const notReady = useMemo(() => stepsNotReady(workflow?.steps ?? [], catalogue), [workflow?.steps, catalogue]);
+  // A step opened whose input never ran: its input is previewed on a sample, when that is free.
+  useAutoPreview({
+    workflowId,
+    version: workflow?.version ?? 0,
+    step: selectedIds.length === 1 ? workflow?.steps.find((s) => s.id === selectedIds[0]) : undefined,
+    steps: workflow?.steps ?? NO_STEPS,
+    notReady,
+    busy: editorRun.busy,
+    onStarted: onRunStarted,
+  });
 
   const addStep = useCallback(
     async (stepInfoId: string, position?: XYPosition) => {

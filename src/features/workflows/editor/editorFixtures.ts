@@ -85,7 +85,7 @@ export function serveEditor({ workflow, infos = catalogue, commits = [] }: Edito
     http.get(api('/workflow-step-infos'), () => HttpResponse.json({ items: infos, total: infos.length, page: 1, page_size: 200, ranking: 'text' })),
     http.get(api('/workflow-step-infos/categories'), () => HttpResponse.json({ items: [] })),
     http.get(api('/workflows/w-1/variables'), () => HttpResponse.json({ items: [] })),
-    http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [] })),
+    http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), () => HttpResponse.json({ variables: [], fields: [], notes: [], preview_step_ids: [] })),
     http.post(api('/workflow-history/commits'), () => HttpResponse.json({ items: commits, total: commits.length, page: 1, page_size: 50 })),
   );
 }
