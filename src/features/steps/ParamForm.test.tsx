@@ -449,3 +449,70 @@ describe('column pickers', () => {
     expect(onSave).toHaveBeenCalledWith({ left_on: ['id'], right_on: ['person_id'] });
   });
 });
+
+describe('rows of other object lists', () => {
+  const typed: VariableFields = {
+    variables: [],
+    fields: [
+      { name: 'qty', type: 'BIGINT', reference: '{{field.qty}}', from_step_id: 's-1', input_index: 0 },
+      { name: 'paid', type: 'BOOLEAN', reference: '{{field.paid}}', from_step_id: 's-1', input_index: 0 },
+      { name: 'region', type: 'VARCHAR', reference: '{{field.region}}', from_step_id: 's-1', input_index: 0 },
+    ],
+    notes: [],
+    preview_step_ids: [],
+  };
+
+  it('saves a fill value as the column holds it: a number, true or false, or text', async () => {
+    const fills: ParamOut = {
+      ...p('fills', 'json'),
+      label: 'Fills',
+      fields: [
+        { name: 'column', kind: 'column', label: 'Column', required: true },
+        { name: 'method', kind: 'enum', label: 'Fill with', options: ['value', 'forward', 'backward'], required: false },
+        { name: 'value', kind: 'value', label: 'Value', type_from: 'column', required: false },
+      ],
+    };
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(<FormWithDraft params={[fills]} values={{}} references={typed} onSave={onSave} />);
+    for (const [number, column, value] of [
+      [1, 'qty', '0'],
+      [2, 'paid', 'false'],
+      [3, 'region', '12'],
+    ] as const) {
+      await user.click(screen.getByRole('button', { name: 'Add a row' }));
+      await user.click(screen.getByRole('combobox', { name: `Column ${number}` }));
+      await user.click(await screen.findByRole('option', { name: new RegExp(`^${column}`) }));
+      await user.type(screen.getByRole('textbox', { name: `Value ${number}` }), value);
+    }
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({
+      fills: [
+        { column: 'qty', method: 'value', value: 0 },
+        { column: 'paid', method: 'value', value: false },
+        { column: 'region', method: 'value', value: '12' },
+      ],
+    });
+  });
+
+  it('shows a rename as rows of column and new name, and saves it as one object', async () => {
+    const mapping: ParamOut = {
+      ...p('mapping', 'json'),
+      label: 'New names',
+      shape: 'map',
+      fields: [
+        { name: 'from', kind: 'column', label: 'Column', required: true },
+        { name: 'to', kind: 'text', label: 'New name', required: true },
+      ],
+    };
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(<FormWithDraft params={[mapping]} values={{ mapping: { qty: 'quantity' } }} references={typed} onSave={onSave} />);
+    expect(screen.getByRole('combobox', { name: 'Column 1' })).toHaveValue('qty');
+    expect(screen.getByRole('textbox', { name: 'New name 1' })).toHaveValue('quantity');
+    await user.click(screen.getByRole('button', { name: 'Add a row' }));
+    await user.click(screen.getByRole('combobox', { name: 'Column 2' }));
+    await user.click(await screen.findByRole('option', { name: /^region/ }));
+    await user.type(screen.getByRole('textbox', { name: 'New name 2' }), 'area');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({ mapping: { qty: 'quantity', region: 'area' } });
+  });
+});

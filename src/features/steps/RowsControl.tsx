@@ -3,15 +3,22 @@ import { useState, type ComponentType } from 'react';
 import { LuBraces, LuPlus, LuRows3 } from 'react-icons/lu';
 import { useIntl } from 'react-intl';
 import type { ParamField } from '../../../server/src/engine/step-types/step-type';
+import type { ParamOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { ControlProps } from './ParamField';
 import { OptionItems } from './OptionItems';
-import { ColumnCombobox } from './ColumnCombobox';
+import { ColumnCombobox, typeWord, type ColumnChoice } from './ColumnCombobox';
 import { columnsFor } from './columnWarnings';
 
 type Row = Record<string, string>;
+type RowsParam = Pick<ParamOut, 'fields' | 'shape'>;
 
-/** The rows a json param's draft text holds, or null when it is not a list of objects of plain values. */
-export function rowsOf(text: unknown): Row[] | null {
+const isPlain = (v: unknown) => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * The rows a json param's draft text holds, or null when it is not rows of plain values: a list of
+ * objects, or for a `map` param (a rename) one object, each key and its value a row.
+ */
+export function rowsOf(text: unknown, param: RowsParam): Row[] | null {
   if (typeof text !== 'string' || !text.trim()) return [];
   let parsed: unknown;
   try {
@@ -19,21 +26,50 @@ export function rowsOf(text: unknown): Row[] | null {
   } catch {
     return null;
   }
+  if (param.shape === 'map') {
+    const [key, value] = param.fields ?? [];
+    if (!key || !value || !parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+    const entries = Object.entries(parsed as Record<string, unknown>);
+    if (entries.some(([, v]) => typeof v !== 'string')) return null;
+    return entries.map(([k, v]) => ({ [key.name]: k, [value.name]: v as string }));
+  }
   if (!Array.isArray(parsed)) return null;
   const rows: Row[] = [];
   for (const item of parsed) {
     if (!item || typeof item !== 'object' || Array.isArray(item)) return null;
     const values = Object.entries(item as Record<string, unknown>);
-    if (values.some(([, v]) => v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')) return null;
+    if (!values.every(([, v]) => isPlain(v))) return null;
     rows.push(Object.fromEntries(values.filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)])));
   }
   return rows;
 }
 
+/** A number typed as one; anything else stays the text it is, for the server to say what is wrong. */
+const asNumber = (text: string): string | number => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+
+/**
+ * What a row's field is in JSON: a `number` field a number; a `value` field what the column it
+ * goes into holds (a number for a number column, true or false for a boolean one, else text).
+ */
+function jsonValue(field: ParamField, row: Row, columns: ColumnChoice[]): unknown {
+  const text = row[field.name];
+  if (field.kind === 'number') return asNumber(text);
+  if (field.kind !== 'value' || !field.type_from) return text;
+  const kind = typeWord(columns.find((c) => c.name === row[field.type_from!])?.type);
+  if (kind === 'integer' || kind === 'number' || kind === 'decimal') return asNumber(text);
+  if (kind === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
 /** The draft text of these rows: each object with its fields in order, an empty optional field left out. */
-function textOf(rows: Row[], fields: ParamField[]): string {
+function textOf(rows: Row[], param: RowsParam, columns: ColumnChoice[]): string {
+  const fields = param.fields ?? [];
+  if (param.shape === 'map') {
+    const [key, value] = fields;
+    return JSON.stringify(Object.fromEntries(rows.map((row) => [row[key.name] ?? '', row[value.name] ?? ''])), null, 2);
+  }
   const objects = rows.map((row) =>
-    Object.fromEntries(fields.filter((f) => row[f.name] !== undefined && (f.required || row[f.name] !== '')).map((f) => [f.name, row[f.name]])),
+    Object.fromEntries(fields.filter((f) => row[f.name] !== undefined && (f.required || row[f.name] !== '')).map((f) => [f.name, jsonValue(f, row, columns)])),
   );
   return JSON.stringify(objects, null, 2);
 }
@@ -49,9 +85,9 @@ export function RowsControl({ param, id, value, onChange, references, invalid, A
   const t = (key: string, values?: Record<string, string | number>) => intl.formatMessage({ id: key }, values);
   const [showText, setShowText] = useState(false);
   const fields = param.fields ?? [];
-  const rows = rowsOf(value);
+  const rows = rowsOf(value, param);
   const columns = columnsFor(param, references);
-  const change = (next: Row[]) => onChange(textOf(next, fields));
+  const change = (next: Row[]) => onChange(textOf(next, param, columns));
   const toggle = (
     <Button size="2xs" variant="ghost" colorPalette="brand" onClick={() => setShowText((s) => !s)} disabled={rows === null}>
       {showText ? <LuRows3 aria-hidden /> : <LuBraces aria-hidden />}
@@ -111,6 +147,7 @@ export function RowsControl({ param, id, value, onChange, references, invalid, A
                 aria-label={label}
                 placeholder={field.label}
                 value={row[field.name] ?? ''}
+                inputMode={field.kind === 'number' ? 'decimal' : undefined}
                 autoComplete="off"
                 onChange={(e) => set(e.target.value)}
               />

@@ -47,7 +47,7 @@ function namesIn(param: ParamOut, draft: unknown): string[] {
   if (param.type === 'sort_keys') return Array.isArray(draft) ? (draft as SortKey[]).map(columnOf).filter((name) => !isReference(name)) : [];
   if (param.type === 'json' && param.fields?.some((f) => f.kind === 'column')) {
     // An aggregation's columns: each row's column fields, but what is allowed besides columns ("*").
-    const rows = rowsOf(draft) ?? [];
+    const rows = rowsOf(draft, param) ?? [];
     return param.fields
       .filter((f) => f.kind === 'column')
       .flatMap((f) => rows.map((row) => row[f.name]).filter((name): name is string => !!name && !(f.also ?? []).includes(name) && !isReference(name)));

@@ -38,6 +38,11 @@ const description: StepTypeDescription = {
       label: 'Fields',
       help: 'Up to 50 fields, each {"name": "invoice_total", "type": "number", "description": "the total in euros"}; types: text, integer, number, boolean, list (a list of texts). Each becomes a column; a field the text does not state stays empty. An answer with missing or wrongly typed fields is sent back once to be corrected.',
       required: true,
+      fields: [
+        { name: 'name', kind: 'text', label: 'Name', required: true },
+        { name: 'type', kind: 'enum', label: 'Type', options: ['text', 'integer', 'number', 'boolean', 'list'], required: true },
+        { name: 'description', kind: 'text', label: 'What it holds', required: false },
+      ],
     },
     {
       name: 'instructions',
@@ -65,6 +70,7 @@ const description: StepTypeDescription = {
         fields: {
           label: '字段',
           help: '最多 50 个字段，每个形如 {"name": "invoice_total", "type": "number", "description": "以欧元计的总额"}；类型：text、integer、number、boolean、list（文本列表）。每个字段成为一列；文本中没有的字段留空。缺少字段或类型不对的回答会被退回一次要求更正。',
+          fields: { name: '名称', type: '类型', description: '含义' },
         },
         instructions: { label: '说明', help: '可选的说明，例如 "日期写成 YYYY-MM-DD"。可以使用 {{var.name}}。' },
         ...aiCommonTextsZh,

@@ -59,6 +59,11 @@ const description: StepTypeDescription = {
       help: 'json format: up to 50 columns, each {"name": "sentiment", "type": "text", "description": "positive, negative or neutral"}; types: text, integer, number, boolean, list (a list of texts). A field the model leaves null stays empty.',
       required: false,
       default: [],
+      fields: [
+        { name: 'name', kind: 'text', label: 'Name', required: true },
+        { name: 'type', kind: 'enum', label: 'Type', options: ['text', 'integer', 'number', 'boolean', 'list'], required: true },
+        { name: 'description', kind: 'text', label: 'What it holds', required: false },
+      ],
     },
     {
       name: 'temperature',
@@ -106,6 +111,7 @@ const description: StepTypeDescription = {
         output_columns: {
           label: '回答列（JSON）',
           help: 'json 格式：最多 50 列，每列形如 {"name": "sentiment", "type": "text", "description": "positive、negative 或 neutral"}；类型：text、integer、number、boolean、list（文本列表）。模型给出 null 的字段留空。',
+          fields: { name: '名称', type: '类型', description: '含义' },
         },
         temperature: { label: '创造性（temperature）', help: '0 时回答最稳定；数值越高回答越多样。' },
         max_tokens: { label: '最长回答（token 数）', help: '每个回答长度的上限；一个 token 约等于一个汉字或 4 个英文字符。' },

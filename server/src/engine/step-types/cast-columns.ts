@@ -20,6 +20,17 @@ const description: StepTypeDescription = {
       label: 'Conversions',
       help: 'A JSON list of {"column", "type"} (at most 200); type is one of text, integer, number, decimal, boolean, date, timestamp, json. A decimal may add "scale" (0–18 places), e.g. [{"column": "price", "type": "decimal", "scale": 2}].',
       required: true,
+      fields: [
+        { name: 'column', kind: 'column', label: 'Column', required: true },
+        {
+          name: 'type',
+          kind: 'enum',
+          label: 'New type',
+          options: ['text', 'integer', 'number', 'decimal', 'boolean', 'date', 'timestamp', 'json'],
+          required: true,
+        },
+        { name: 'scale', kind: 'number', label: 'Decimal places', required: false },
+      ],
     },
     {
       name: 'on_error',
@@ -43,6 +54,7 @@ const description: StepTypeDescription = {
         casts: {
           label: '转换列表',
           help: '由 {"column", "type"} 组成的 JSON 列表（最多 200 项）；type 可选 text、integer、number、decimal、boolean、date、timestamp、json。decimal 可加 "scale"（0–18 位小数），例如 [{"column": "price", "type": "decimal", "scale": 2}]。',
+          fields: { column: '列', type: '新类型', scale: '小数位数' },
         },
         on_error: { label: '值无法转换时', help: 'fail：停止步骤并指出哪个值无法转换。null：把该值置空（NULL）并继续。' },
       },

@@ -21,6 +21,11 @@ const description: StepTypeDescription = {
       label: 'Fills',
       help: 'A JSON list of {"column", "method", "value"} (at most 200); method is value (the default), forward or backward; value must suit the column: a number for number columns, true/false for boolean ones, text for text, dates ("2024-03-05") and timestamps. E.g. [{"column": "qty", "value": 0}, {"column": "region", "method": "forward"}].',
       required: true,
+      fields: [
+        { name: 'column', kind: 'column', label: 'Column', required: true },
+        { name: 'method', kind: 'enum', label: 'Fill with', options: ['value', 'forward', 'backward'], required: false },
+        { name: 'value', kind: 'value', label: 'Value', type_from: 'column', required: false },
+      ],
     },
   ],
   inputs: { min: 1, max: 1 },
@@ -35,6 +40,7 @@ const description: StepTypeDescription = {
         fills: {
           label: '填充方式',
           help: '由 {"column", "method", "value"} 组成的 JSON 列表（最多 200 项）；method 可选 value（默认）、forward（用上方的值）或 backward（用下方的值）；value 要符合列的类型：数字列填数字，布尔列填 true/false，文本、日期（"2024-03-05"）和日期时间列填文本。例如 [{"column": "qty", "value": 0}, {"column": "region", "method": "forward"}]。',
+          fields: { column: '列', method: '填充为', value: '值' },
         },
       },
       cost_note: '免费。',

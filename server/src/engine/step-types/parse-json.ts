@@ -22,6 +22,11 @@ const description: StepTypeDescription = {
       label: 'Fields',
       help: 'A JSON list of {"path", "as", "type"} (at most 100); path starts with $ and goes down with .key and [index], e.g. $.items[0].id; type is text (the default), integer, number, boolean or json.',
       required: true,
+      fields: [
+        { name: 'path', kind: 'text', label: 'Path', required: true },
+        { name: 'as', kind: 'text', label: 'New column', required: true },
+        { name: 'type', kind: 'enum', label: 'Type', options: ['text', 'integer', 'number', 'boolean', 'json'], required: false },
+      ],
     },
     {
       name: 'on_invalid',
@@ -46,6 +51,7 @@ const description: StepTypeDescription = {
         paths: {
           label: '字段',
           help: '由 {"path", "as", "type"} 组成的 JSON 列表（最多 100 项）；path 以 $ 开头，用 .key 和 [序号] 逐级向下，例如 $.items[0].id；type 可选 text（默认）、integer、number、boolean 或 json。',
+          fields: { path: '路径', as: '新列名', type: '类型' },
         },
         on_invalid: { label: '无效 JSON 或值', help: 'null：不是 JSON 的文本，或无法转换为该类型的值，得到空值。fail：停止步骤并说明原因。' },
       },

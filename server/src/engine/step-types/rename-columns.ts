@@ -19,6 +19,11 @@ const description: StepTypeDescription = {
       help: 'A JSON object from old name to new name, e.g. {"cust_nm": "customer_name", "amt": "amount"}.',
       required: true,
       default: {},
+      shape: 'map',
+      fields: [
+        { name: 'from', kind: 'column', label: 'Column', required: true },
+        { name: 'to', kind: 'text', label: 'New name', required: true },
+      ],
     },
   ],
   inputs: { min: 1, max: 1 },
@@ -29,7 +34,11 @@ const description: StepTypeDescription = {
       name: '重命名列',
       description: '给列（字段）改名，例如把 "cust_nm" 改成 "customer_name"。未提到的列保持原名。',
       params: {
-        mapping: { label: '新名称', help: '从旧列名到新列名的 JSON 对象，例如 {"cust_nm": "customer_name", "amt": "amount"}。' },
+        mapping: {
+          label: '新名称',
+          help: '从旧列名到新列名的 JSON 对象，例如 {"cust_nm": "customer_name", "amt": "amount"}。',
+          fields: { from: '列', to: '新名称' },
+        },
       },
       cost_note: '免费。',
     },

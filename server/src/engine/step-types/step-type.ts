@@ -44,11 +44,15 @@ export type ParamType = Static<typeof ParamType>;
 /** One field of the objects a `json` param lists (ParamSpec.fields): what the form's row shows for it. */
 export const ParamField = Type.Object({
   name: Type.String({ description: 'Key in each object' }),
-  kind: StringEnum(['column', 'enum', 'text'], { description: "column: one of the input's columns; enum: one of `options`; text: free text" }),
+  kind: StringEnum(['column', 'enum', 'text', 'number', 'value'], {
+    description:
+      "column: one of the input's columns; enum: one of `options`; text: free text; number: a number; value: a value of the type of the column `type_from` names (a number for a number column, true/false for a boolean one, else text)",
+  }),
   label: Type.String(),
   options: Type.Optional(Type.Array(Type.String(), { description: 'enum: the allowed values' })),
   /** column: a value that is not a column but allowed (count's "*"). */
   also: Type.Optional(Type.Array(Type.String(), { description: 'column: values allowed besides the columns, e.g. "*"' })),
+  type_from: Type.Optional(Type.String({ description: 'value: the field naming the column whose type the value takes' })),
   required: Type.Boolean(),
 });
 export type ParamField = Static<typeof ParamField>;
@@ -75,6 +79,12 @@ export const ParamSpec = Type.Object({
   fields: Type.Optional(
     Type.Array(ParamField, {
       description: 'json: the value is a list of objects with these fields (an aggregation: column, function, name); the form shows one row per object',
+    }),
+  ),
+  shape: Type.Optional(
+    StringEnum(['list', 'map'], {
+      description:
+        'json with fields: list (the default) of objects; map: one object whose keys are the first field and values the second (a rename: old name → new name)',
     }),
   ),
 });

@@ -19,6 +19,10 @@ const description: StepTypeDescription = {
       help: 'A list of up to 100 columns, each {"name": "city", "type": "text"}; types: text, integer, number, boolean, date (YYYY-MM-DD).',
       required: true,
       default: [{ name: 'name', type: 'text' }],
+      fields: [
+        { name: 'name', kind: 'text', label: 'Name', required: true },
+        { name: 'type', kind: 'enum', label: 'Type', options: ['text', 'integer', 'number', 'boolean', 'date'], required: true },
+      ],
     },
     {
       name: 'rows',
@@ -40,6 +44,7 @@ const description: StepTypeDescription = {
         columns: {
           label: '列',
           help: '最多 100 列的列表，每列形如 {"name": "city", "type": "text"}；类型：text、integer、number、boolean、date（YYYY-MM-DD）。',
+          fields: { name: '列名', type: '类型' },
         },
         rows: {
           label: '行',
