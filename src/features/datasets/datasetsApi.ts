@@ -1,4 +1,11 @@
-import type { CompareOut, DatasetListOut, DatasetOut, RecordsPageOut, SiblingsOut } from '../../../server/src/modules/datasets/datasets.schemas';
+import type {
+  ColumnValuesOut,
+  CompareOut,
+  DatasetListOut,
+  DatasetOut,
+  RecordsPageOut,
+  SiblingsOut,
+} from '../../../server/src/modules/datasets/datasets.schemas';
 import type { FilterOp, RecordsFilter, RecordsSort } from '../../../server/src/engine/datasets/records-limits';
 import { baseApi } from '../../services/baseApi';
 import { missingAsNull } from '../files/filesApi';
@@ -76,6 +83,10 @@ export const datasetsApi = baseApi.injectEndpoints({
         ),
       providesTags: (_r, _e, { stepId, side, input = 0 }) => [{ type: 'Dataset', id: `STEP:${stepId}:${side}:${input}` }],
     }),
+    /** A column's most frequent values with their counts (a pivot's new columns are picked from them). */
+    getColumnValues: build.query<ColumnValuesOut, { datasetId: string; column: string; limit?: number }>({
+      query: ({ datasetId, column, limit = 100 }) => ({ url: `/datasets/${encodeURIComponent(datasetId)}/values`, params: { column, limit } }),
+    }),
     getRecordsPage: build.query<RecordsPageOut, RecordsPageArgs>({
       query: ({ datasetId, ...rest }) => `/datasets/${encodeURIComponent(datasetId)}/records?${recordsQueryString(rest)}`,
       // The grid keeps its own bounded cache of pages (useRecordPages); RTK's copy goes at once.
@@ -102,6 +113,7 @@ export const {
   useGetDatasetQuery,
   useGetStepDatasetQuery,
   useGetRecordsPageQuery,
+  useGetColumnValuesQuery,
   useGetRecordQuery,
   useGetSiblingsQuery,
   useCompareDatasetsQuery,

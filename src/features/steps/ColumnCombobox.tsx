@@ -9,6 +9,8 @@ const NOTHING_CHOSEN: string[] = [];
 export interface ColumnChoice {
   name: string;
   type?: string;
+  /** Shown beside it instead of its type (a value's count). */
+  note?: string;
 }
 
 interface ColumnComboboxProps {
@@ -27,6 +29,8 @@ interface ColumnComboboxProps {
   onBackspaceEmpty?: () => void;
   onBlur?: () => void;
   placeholder?: string;
+  /** What the open list says when it has nothing to offer; by default, that typing is fine. */
+  emptyText?: string;
   size?: 'xs' | 'sm' | 'md';
 }
 
@@ -65,6 +69,7 @@ export function ColumnCombobox({
   onBackspaceEmpty,
   onBlur,
   placeholder,
+  emptyText,
   size = 'sm',
 }: ColumnComboboxProps) {
   const intl = useIntl();
@@ -128,11 +133,12 @@ export function ColumnCombobox({
         <Combobox.Positioner>
           <Combobox.Content maxH="64" overflowY="auto" minW="56">
             <Combobox.Empty px="2" py="1.5" textStyle="sm" color="fg.muted">
-              {columns.length ? intl.formatMessage({ id: 'params.columns.noMatch' }) : intl.formatMessage({ id: 'params.columns.noneKnown' })}
+              {emptyText ?? (columns.length ? intl.formatMessage({ id: 'params.columns.noMatch' }) : intl.formatMessage({ id: 'params.columns.noneKnown' }))}
             </Combobox.Empty>
             {shown.map((column) => {
               const word = typeWord(column.type);
-              const type = word ? intl.formatMessage({ id: `params.columns.type.${word}` }) : column.type !== 'UNKNOWN' ? column.type : undefined;
+              const type =
+                column.note ?? (word ? intl.formatMessage({ id: `params.columns.type.${word}` }) : column.type !== 'UNKNOWN' ? column.type : undefined);
               return (
                 <Combobox.Item key={column.name} item={column} justifyContent="space-between" gap="3">
                   <Combobox.ItemText truncate>{column.name}</Combobox.ItemText>

@@ -11,6 +11,7 @@ import { InsertReference } from './InsertReference';
 import { OptionItems } from './OptionItems';
 import { PickerControl } from './PickerControl';
 import { RowsControl } from './RowsControl';
+import { ValuesControl } from './ValuesControl';
 import { isPickedType, type PickedType } from './pickerSources';
 
 // One control per param type, chosen from the step type's param schema (ParamType): the form is
@@ -23,6 +24,8 @@ export interface ControlProps {
   invalid: boolean;
   onChange: (value: unknown) => void;
   references: VariableFields | undefined;
+  /** The draft of the param `param.values_of` names (a pivot's column to spread), if any. */
+  related?: unknown;
 }
 
 /** How each text param's box looks: prose (a prompt) wraps and is spell-checked; a SQL
@@ -235,8 +238,12 @@ function ColumnsControl({ param, id, value, onChange, references }: ControlProps
   );
 }
 
-/** JSON text, or rows of pickers when the param says what fields its objects have (RowsControl). */
+/**
+ * JSON text; rows of pickers when the param says what fields its objects have (RowsControl); the
+ * values of a column, offered from the data, when it lists them (ValuesControl).
+ */
 function JsonParamControl(props: ControlProps) {
+  if (props.param.values_of) return <ValuesControl {...props} AsText={JsonControl} />;
   return props.param.fields?.length ? <RowsControl {...props} AsText={JsonControl} /> : <JsonControl {...props} />;
 }
 
@@ -285,11 +292,13 @@ interface ParamFieldProps {
   value: unknown;
   error: string | null;
   references: VariableFields | undefined;
+  /** See ControlProps.related. */
+  related?: unknown;
   onChange: (name: string, value: unknown) => void;
 }
 
 /** Label (with the required mark), the control for the param's type, then its error or help. */
-export const ParamField = memo(function ParamField({ param, value, error, references, onChange }: ParamFieldProps) {
+export const ParamField = memo(function ParamField({ param, value, error, references, related, onChange }: ParamFieldProps) {
   const intl = useIntl();
   const id = `param-${param.name}`;
   const change = (v: unknown) => onChange(param.name, v);
@@ -332,7 +341,7 @@ export const ParamField = memo(function ParamField({ param, value, error, refere
       {error ? <Field.ErrorText>{error}</Field.ErrorText> : help ? <Field.HelperText>{help}</Field.HelperText> : null}
     </Field.Root>
   );
-  const controlProps: ControlProps = { param, id, value, invalid: Boolean(error), onChange: change, references };
+  const controlProps: ControlProps = { param, id, value, invalid: Boolean(error), onChange: change, references, related };
   // A picker puts its dialog beside the field, not inside it: the field's context (invalid,
   // required, ids) would otherwise reach the dialog's own inputs through the portal.
   if (isPickedType(param.type)) return <PickerControl {...controlProps} type={param.type} field={field} />;

@@ -516,3 +516,70 @@ describe('rows of other object lists', () => {
     expect(onSave).toHaveBeenCalledWith({ mapping: { qty: 'quantity', region: 'area' } });
   });
 });
+
+describe("a pivot's new columns", () => {
+  const spread: ParamOut = { ...p('pivot_column', 'column'), label: 'Column to spread' };
+  const values: ParamOut = { ...p('values', 'json'), label: 'New columns', values_of: 'pivot_column' };
+  const months: VariableFields = {
+    variables: [],
+    fields: [{ name: 'month', type: 'BIGINT', reference: '{{field.month}}', from_step_id: 's-1', input_index: 0 }],
+    notes: [],
+    preview_step_ids: [],
+  };
+  const input = {
+    id: 'ds-sales',
+    name: 'sales',
+    columns: [
+      { name: '_id', type: 'VARCHAR' },
+      { name: 'month', type: 'BIGINT' },
+    ],
+    row_count: 9,
+    bytes: 1024,
+    step_run_id: null,
+    run_id: null,
+    workflow_id: 'w-1',
+    step_id: null,
+    created_at: '2026-11-20T10:00:00.000Z',
+    expires_at: null,
+  };
+
+  beforeEach(() => {
+    server.use(
+      http.get(api('/workflow-steps/s-1/output-dataset'), () => HttpResponse.json(input)),
+      http.get(api('/datasets/ds-sales/values'), ({ request }) =>
+        new URL(request.url).searchParams.get('column') === 'month'
+          ? HttpResponse.json({
+              column: 'month',
+              values: [
+                { value: 1, count: 4 },
+                { value: 2, count: 3 },
+                { value: 3, count: 2 },
+              ],
+              distinct: 3,
+            })
+          : HttpResponse.json({ errors: [{ msg: 'The dataset has no column.', loc: ['query', 'column'] }] }, { status: 422 }),
+      ),
+    );
+  });
+
+  it("offers the chosen column's values from the input's data, with their counts, and keeps their type", async () => {
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(
+      <FormWithDraft params={[spread, values]} values={{ pivot_column: 'month', values: [] }} references={months} onSave={onSave} />,
+    );
+    expect(await screen.findByText('“month” has 3 values in the input.')).toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'New columns' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['14 records', '23 records', '32 records']);
+    await user.click(screen.getByRole('option', { name: /^2/ }));
+    expect(within(fieldOf('values')).getByText('2')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add all 2' }));
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({ values: [2, 1, 3] });
+  });
+
+  it('says where the values come from before a column is chosen', async () => {
+    const { user } = renderWithProviders(<FormWithDraft params={[spread, values]} values={{}} references={months} onSave={jest.fn()} />);
+    await user.click(screen.getByRole('combobox', { name: 'New columns' }));
+    expect(await screen.findByText('Choose the column to spread first: its values are offered here.')).toBeInTheDocument();
+  });
+});

@@ -103,6 +103,7 @@ export function ParamForm({ params, values, edits, unsaved, references, serverEr
             // A server error stays until the field is edited; our own check shows once touched.
             error={serverErrors[p.name] ?? (touched[p.name] || submitted || needsValue.has(p.name) ? problems[p.name] : null)}
             references={references}
+            related={p.values_of ? draft[p.values_of] : undefined}
             onChange={onChange}
           />
         ))}

@@ -26,6 +26,7 @@ import {
 } from './recipe';
 import { typeName } from './records-query';
 import { InvalidDatasetInput } from './errors';
+import { quoteIdent } from './sql';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 export interface DatasetsOptions {
@@ -36,6 +37,12 @@ export interface DatasetsOptions {
   orderedCopyMinRows?: number;
   /** Tests: a DuckDB of their own making instead of one from `config`. */
   pool?: DuckDBPool;
+}
+
+/** A column's most frequent values and how many distinct ones it has (Datasets.topValues). */
+export interface ColumnValues {
+  values: { value: unknown; count: number }[];
+  distinct: number;
 }
 
 /** Counts of deferred datasets kept in memory; more and the memory starts over. */
@@ -231,6 +238,33 @@ export class Datasets {
       this.countRecipe(recipe),
     ]);
     return { items, total, page, pageSize };
+  }
+
+  /**
+   * A column's most frequent values (at most `limit`: the most frequent first, ties in value order,
+   * empty last) with their counts, and how many distinct values it has: what a pivot offers to
+   * spread, read by DuckDB over the snapshot or, deferred, its recipe. The caller checks the column.
+   */
+  async topValues(meta: Pick<DatasetMetadata, 'id' | 'storageKey' | 'recipe'>, column: string, limit: number): Promise<ColumnValues> {
+    const c = quoteIdent(column);
+    return this.withRelation(this.relationOf(meta), (sql, params) =>
+      this.pool.use(async (connection) => {
+        const n = params.length;
+        const result = await runBound(
+          connection,
+          `SELECT ${c} AS value, count(*) AS count FROM ${sql} GROUP BY 1 ORDER BY 2 DESC, 1 NULLS LAST LIMIT $${n + 1}`,
+          [...params, limit],
+        );
+        // Empty counts as one value, as it is one of the groups above.
+        const distinct = await runBound(connection, `SELECT count(DISTINCT ${c}) + max(CASE WHEN ${c} IS NULL THEN 1 ELSE 0 END) FROM ${sql}`, params);
+        const values = jsonRecords(result.columnNames(), result.columnTypes(), await result.getRows()).map((row) => ({
+          value: row.value,
+          count: Number(row.count),
+        }));
+        const [[total]] = (await distinct.getRows()) as [[bigint | number | null]];
+        return { values, distinct: Number(total ?? 0) };
+      }),
+    );
   }
 
   /**

@@ -31,6 +31,7 @@ const description: StepTypeDescription = {
       label: 'New columns',
       help: 'A JSON list of the values of the column to spread that become columns (1 to 100), e.g. ["Jan", "Feb", "Mar"]. Rows with other values are left out.',
       required: true,
+      values_of: 'pivot_column',
     },
     { name: 'value_column', type: 'column', label: 'Values from', help: 'The column summarised into the new columns, e.g. sales.', required: true },
     {

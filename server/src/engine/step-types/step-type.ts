@@ -81,6 +81,11 @@ export const ParamSpec = Type.Object({
       description: 'json: the value is a list of objects with these fields (an aggregation: column, function, name); the form shows one row per object',
     }),
   ),
+  values_of: Type.Optional(
+    Type.String({
+      description: "json: a list of values of the column the named param holds; the form offers them from the input's data (a pivot's new columns)",
+    }),
+  ),
   shape: Type.Optional(
     StringEnum(['list', 'map'], {
       description:

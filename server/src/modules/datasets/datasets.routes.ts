@@ -10,6 +10,8 @@ import {
   DatasetOut,
   DatasetParams,
   SiblingsOut,
+  ColumnValuesOut,
+  ColumnValuesQuery,
   DatasetQuery,
   DownloadQuery,
   RecordOut,
@@ -115,6 +117,20 @@ const datasetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => datasets.siblings(currentUser(req).id, req.params.datasetId),
+  );
+
+  app.get(
+    '/:datasetId/values',
+    {
+      schema: {
+        tags,
+        summary: "A column's most frequent values with their counts, and how many distinct values it has (a pivot's new columns are chosen from them)",
+        params: DatasetParams,
+        querystring: ColumnValuesQuery,
+        response: { 200: ColumnValuesOut },
+      },
+    },
+    async (req) => datasets.values(currentUser(req).id, req.params.datasetId, req.query.column, req.query.limit),
   );
 
   app.get(

@@ -186,6 +186,27 @@ export const SiblingsOut = Type.Object({
 });
 export type SiblingsOut = Static<typeof SiblingsOut>;
 
+/** How many of a column's values GET /datasets/{id}/values answers at most. */
+export const MAX_COLUMN_VALUES = 200;
+
+export const ColumnValuesQuery = Type.Object({
+  column: Type.String({ minLength: 1, maxLength: 300, description: 'The column whose values to count' }),
+  limit: Type.Integer({ minimum: 1, maximum: MAX_COLUMN_VALUES, default: 100, description: `How many values at most (1–${MAX_COLUMN_VALUES})` }),
+});
+
+export const ColumnValuesOut = Type.Object({
+  column: Type.String(),
+  values: Type.Array(
+    Type.Object({
+      value: Type.Unknown({ description: 'The value as JSON (null: empty)' }),
+      count: Type.Integer({ description: 'Records holding it' }),
+    }),
+    { description: 'The most frequent first; ties in value order; empty last' },
+  ),
+  distinct: Type.Integer({ description: 'How many distinct values the column has (empty counts as one)' }),
+});
+export type ColumnValuesOut = Static<typeof ColumnValuesOut>;
+
 export const DATASET_LIST_LIMITS = { maxQueryLength: 200, defaultPageSize: 20, maxPageSize: 100 } as const;
 
 export const DatasetListQueryIn = Type.Object(

@@ -13,9 +13,9 @@ import {
   type JsonRecord,
   type RecordsQuery,
 } from '../../engine/datasets';
-import { notFound } from '../../lib/errors';
+import { notFound, ValidationFailed } from '../../lib/errors';
 import { DatasetsRepository } from './datasets.repository';
-import type { CompareOut, DatasetListOut, DatasetOut, RecordsPageOut, SiblingsOut } from './datasets.schemas';
+import type { ColumnValuesOut, CompareOut, DatasetListOut, DatasetOut, RecordsPageOut, SiblingsOut } from './datasets.schemas';
 
 /** Siblings answered at most: a step run many times lists its latest outputs. */
 export const MAX_SIBLINGS = 50;
@@ -182,6 +182,20 @@ export class DatasetsService {
       page: result.page,
       page_size: result.pageSize,
     };
+  }
+
+  /**
+   * A column's most frequent values and how many distinct ones it has. Read over the dataset as it
+   * is (a deferred one through its recipe, nothing written); an unknown column is a 422 at
+   * `query.column`.
+   */
+  async values(userId: string, id: string, column: string, limit: number): Promise<ColumnValuesOut> {
+    const { meta } = await this.ownedAsIs(userId, id);
+    if (column === RECORD_ID || !meta.columns.some((c) => c.name === column)) {
+      throw new ValidationFailed([{ key: 'server.datasets.unknownColumn', values: { column }, loc: ['query', 'column'] }]);
+    }
+    const { values, distinct } = await this.datasets.topValues(meta, column, limit);
+    return { column, values, distinct };
   }
 
   /** Other outputs of the step that made this dataset, newest first (none for a dataset made outside a run). */

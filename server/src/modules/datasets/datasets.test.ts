@@ -221,6 +221,33 @@ describe('datasets', () => {
     expect(names(page)).toEqual(['Date', 'Apple']);
   });
 
+  it("counts a column's values, the most frequent first and empty last, with how many there are", async () => {
+    const res = await get(owner, `/datasets/${products.id}/values?column=active`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      column: 'active',
+      values: [
+        { value: true, count: 4 },
+        { value: false, count: 2 },
+      ],
+      distinct: 2,
+    });
+    const notes = (await get(owner, `/datasets/${products.id}/values?column=note&limit=2`)).json();
+    expect(notes).toEqual({
+      column: 'note',
+      values: [
+        { value: null, count: 2 },
+        { value: 'Figure it out', count: 1 },
+      ],
+      distinct: 5,
+    });
+    const unknown = await get(owner, `/datasets/${products.id}/values?column=nope`);
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().errors).toEqual([{ msg: 'The dataset has no column "nope".', loc: ['query', 'column'] }]);
+    expect((await get(owner, `/datasets/${products.id}/values?column=name&limit=201`)).statusCode).toBe(422);
+    expect((await get(stranger, `/datasets/${products.id}/values?column=name`)).statusCode).toBe(404);
+  });
+
   it('answers one record by its id, and 404 for a missing one', async () => {
     const [apple] = (await records({ page_size: 1 })).items;
     const res = await get(owner, `/datasets/${products.id}/record/${apple._id}`);
