@@ -135,6 +135,11 @@ export class DuckDBPool {
       await setup.run(`SET GLOBAL TimeZone = 'UTC'`);
       // Snapshots never change, so their footers can be kept between queries.
       await setup.run('SET GLOBAL parquet_metadata_cache = true');
+      // Memory a query freed goes back to the system soon after, instead of staying in the
+      // allocator's per-thread caches (128 MiB each by default) and arenas: a server that wrote a
+      // 1M-row snapshot rested ~170 MiB higher for good without it (docs/benchmarks.md, "Memory").
+      await setup.run(`SET GLOBAL allocator_flush_threshold = '16MB'`);
+      await setup.run('SET GLOBAL allocator_background_threads = true');
       const dirs = [tempDirectory, ...allowedDirectories].map((dir) => sqlString(path.resolve(dir) + path.sep));
       await setup.run(`SET GLOBAL allowed_directories = [${dirs.join(', ')}]`);
       await setup.run('SET GLOBAL enable_external_access = false');

@@ -14,9 +14,13 @@ export interface UncountedStepRun {
  * import registers a recipe instead of writing its snapshot, so its step run ends without a
  * count; DuckDB counts the recipe's rows (nothing is written, only the files under it are read)
  * and the count is kept on the step run, so each output is counted once. A count that takes
- * longer than a reader waits is kept when it ends and shown by the next read.
+ * longer than a reader waits is kept when it ends and shown by the next read. An output of at most
+ * `smallOutputRows` rows is then written in the background, so its first opening is quick.
  */
 export class OutputCounts {
+  /** Deferred outputs of at most this many rows are written as soon as they are counted (tests of opening set 0). */
+  static smallOutputRows = 10_000;
+
   /** Counts under way in this process, by dataset: readers asking at once share one count. */
   private readonly counting = new Map<string, Promise<number | null>>();
 
@@ -58,6 +62,9 @@ export class OutputCounts {
       if (!meta) return null;
       const count = meta.recipe ? await this.deps.datasets.countRecipe(meta.recipe) : meta.rowCount;
       await this.deps.runs.setOutputCount(stepRunIds, count);
+      // A small output (a summary, a top 50) is what people open: written now, in the background,
+      // its first page is read from a tiny snapshot instead of running its whole chain again.
+      if (meta.recipe && count <= OutputCounts.smallOutputRows) this.deps.datasets.files.materializeSoon(meta.storageKey);
       return count;
     } catch (err) {
       // The run reads as before (its count unknown); the next read tries again.

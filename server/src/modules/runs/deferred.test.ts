@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Log } from '../../lib/logger';
 import { cleanDatasets } from '../../jobs/dataset-retention';
+import { OutputCounts } from '../../engine/run/output-counts';
 import { startS3Server, type TestS3 } from '../../test/s3-server';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { workflowClient } from '../../test/workflow-helpers';
@@ -65,12 +66,15 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
   const records = async (id: string) => (await api('GET', `/datasets/${id}/records?page_size=100`)).json();
 
   beforeAll(async () => {
+    // Opening is what these tests are about: small outputs are not written when counted (tested below).
+    OutputCounts.smallOutputRows = 0;
     if (backend === 's3') s3 = await startS3Server();
     t = await createTestApp({ IN_PROCESS_WORKER: 'true', ...(s3?.env ?? {}) });
     user = await signedInUser(t.app);
     wf = workflowClient(t.app, user.auth);
   });
   afterAll(async () => {
+    OutputCounts.smallOutputRows = 10_000;
     await t.close();
     await s3?.close();
   });
@@ -116,6 +120,28 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
       [importedRows[4]._id, 'München/Ärger'],
     ]);
     expect((await api('GET', `/datasets/${filtered}`)).json().row_count).toBe(4);
+  });
+
+  it('writes a small output in the background once it is counted, so its first opening reads a snapshot', async () => {
+    OutputCounts.smallOutputRows = 4;
+    try {
+      const { stepRuns } = await runChain();
+      await t.app.datasets.files.settled();
+      const [imported, filtered, labelled] = stepRuns.map((s) => s.output_dataset_id);
+      // 5 rows: more than 4, left deferred; the two outputs of 4 rows written, with their count.
+      expect((await rowOf(imported))?.recipe).toBeTruthy();
+      for (const id of [filtered, labelled]) {
+        expect((await rowOf(id))?.recipe ?? null).toBeNull();
+        expect(Number((await rowOf(id))?.row_count)).toBe(4);
+      }
+      const write = jest.spyOn(t.app.datasets.writer, 'write');
+      expect((await records(labelled)).items.map((r: { label: string }) => r.label)).toEqual(['London/Ada', '北京/李雷', '?/Bob', 'München/Ärger']);
+      await t.app.datasets.files.settled();
+      expect(write).not.toHaveBeenCalled();
+      write.mockRestore();
+    } finally {
+      OutputCounts.smallOutputRows = 0;
+    }
   });
 
   it("an aggregate over a deferred import never computes the import's ids (no window in its query), and exports the same", async () => {
