@@ -5,7 +5,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import type { FastifyInstance as App } from 'fastify';
 import { buildApp } from '../server/src/app';
+import { COUNT_FILE_ROWS_JOB } from '../server/src/modules/files/file-row-counts';
 import { loadConfig } from '../server/src/config/config';
 import { ApiClient } from './api-client';
 import { withPg } from './pg';
@@ -32,6 +34,8 @@ const CODE_ROWS = Number(process.env.BENCH_RUNS_CODE_ROWS ?? 100_000);
 const PAGE_REQUESTS = Number(process.env.BENCH_RUNS_PAGE_REQUESTS ?? 300);
 /** Runs of the 1M-row workflow by the compiled server, each followed by browsing its data: peak and resting RSS per run. */
 const COMPILED_RUNS = Math.max(1, Number(process.env.BENCH_RUNS_COMPILED ?? 10));
+/** BENCH_RUNS_BROWSE=0: the compiled server's runs are not browsed after (the run's own peak alone). */
+const BROWSE = process.env.BENCH_RUNS_BROWSE !== '0';
 /** What a process rests at is read this long after its last request. */
 const REST_MS = 2000;
 const PG_URL = process.env.BENCH_DATABASE_URL || null;
@@ -183,7 +187,11 @@ export interface Backend {
   redisUrl: string | null;
 }
 
-export async function withApp<T>(backend: Backend, work: (client: Client, dataDir: string) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+export async function withApp<T>(
+  backend: Backend,
+  work: (client: Client, dataDir: string, app: App) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-runs-'));
   const suffix = randomBytes(4).toString('hex');
   const pgSchema = backend.databaseUrl ? `bench_runs_${suffix}` : undefined;
@@ -208,7 +216,7 @@ export async function withApp<T>(backend: Backend, work: (client: Client, dataDi
   const app = await buildApp({ config, pgSchema, redisNamespace: `bench-runs-${suffix}` });
   try {
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    return await work(await Client.signUp(url, 'runs'), dataDir);
+    return await work(await Client.signUp(url, 'runs'), dataDir, app);
   } finally {
     await app.close();
     if (backend.databaseUrl) await withPg(backend.databaseUrl, (c) => c.query(`drop schema ${pgSchema} cascade`));
@@ -250,8 +258,30 @@ interface PipelineFigures {
   sortedDataset: string;
 }
 
+/**
+ * Waits until reading the ended run has counted every output (and written the small ones, in the
+ * background, just after): work the server does once a run is read, which would otherwise run
+ * beside the next measured run.
+ */
+async function settled(client: Client, runId: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const run = await client.call<RunOut>('GET', `/workflow-runs/${runId}`);
+    if (run.step_runs.every((s) => !s.output_dataset_id || s.records_total !== null)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
 /** The 5-step workflow over `rows` rows, REPEAT times (a fresh upload each, so no step is reused from the cache), then raw DuckDB. */
-async function pipeline(client: Client, csv: string, rows: number, dataDir: string): Promise<PipelineFigures> {
+/**
+ * Waits until the upload's records are counted (the count-file-rows job, DuckDB over the whole
+ * file): raw DuckDB gets no such job beside its query, so the engine's run starts after it too.
+ */
+export async function uploadCounted(app: App): Promise<void> {
+  while ((await app.jobs.unfinished(COUNT_FILE_ROWS_JOB)) > 0) await new Promise((r) => setTimeout(r, 20));
+}
+
+async function pipeline(client: Client, app: App, csv: string, rows: number, dataDir: string): Promise<PipelineFigures> {
   const engineMs: number[] = [];
   let peakRss = 0;
   let rssBefore = Infinity;
@@ -260,6 +290,7 @@ async function pipeline(client: Client, csv: string, rows: number, dataDir: stri
   for (let r = 0; r < REPEAT; r++) {
     const fileId = await client.upload(csv, `orders-${rows}-${r}.csv`);
     const wf = await client.workflow(`Orders ${rows} #${r}`, fiveSteps(fileId));
+    await uploadCounted(app);
     const { result, peak, before } = await withPeakRss(() => client.run(wf.id, wf.steps.at(-1)!));
     engineMs.push(result.ms);
     peakRss = Math.max(peakRss, peak);
@@ -269,6 +300,7 @@ async function pipeline(client: Client, csv: string, rows: number, dataDir: stri
       best = result.run;
     }
     log(`  engine, ${rows} rows: ${Math.round(result.ms)} ms, peak RSS ${Math.round(peak / MiB)} MiB (before ${Math.round(before / MiB)})`);
+    await settled(client, result.run.id);
   }
   // Raw DuckDB after the engine, so its buffers do not count in the engine's RSS; as many threads as the engine's DuckDB.
   const config = loadConfig({ DATA_DIR: dataDir });
@@ -471,14 +503,14 @@ interface BackendFigures {
 }
 
 async function benchBackend(backend: Backend, csvDir: string): Promise<BackendFigures> {
-  return withApp(backend, async (client, dataDir) => {
+  return withApp(backend, async (client, dataDir, app) => {
     log(`runs (${backend.label}): 3 steps over 100 rows, ${SMALL_RUNS} runs one after another, then ${CONCURRENT} at once`);
     const small = await smallRuns(client, dataDir);
     log(`  p50 ${small.p50.toFixed(1)} ms, p99 ${small.p99.toFixed(1)} ms; ${CONCURRENT} at once in ${small.concurrent.seconds.toFixed(2)} s`);
     const pipelines: PipelineFigures[] = [];
     for (const rows of SIZES) {
       log(`runs (${backend.label}): the 5-step workflow over ${rows.toLocaleString('en')} rows`);
-      pipelines.push(await pipeline(client, await generateCsv(csvDir, rows), rows, dataDir));
+      pipelines.push(await pipeline(client, app, await generateCsv(csvDir, rows), rows, dataDir));
     }
     const biggest = pipelines.at(-1);
     let pages: BackendFigures['pages'] = null;
@@ -672,6 +704,7 @@ async function compiledServer(csv: string, rows: number): Promise<CompiledFigure
       const wf = await client.workflow(`Orders ${rows} (compiled) #${r}`, fiveSteps(fileId));
       const { result, peak } = await peakOf(child.pid!, async () => {
         const ran = await client.run(wf.id, wf.steps.at(-1)!);
+        if (!BROWSE) return ran;
         // Browsing what it made: the import's first page and some others, and the sorted result.
         const [imported, sorted] = [ran.run.step_runs[0].output_dataset_id!, ran.run.step_runs[4].output_dataset_id!];
         await openFirst(client, imported);
@@ -706,7 +739,7 @@ function compiledReport(c: CompiledFigures): string {
   const first = c.runs[0].resting;
   const last = c.runs.at(-1)!.resting;
   const lines = [
-    `| 5-step workflow by the compiled server (node server/dist/server.js, SQLite, in-process worker), ${c.rows.toLocaleString('en')} rows, ${c.runs.length} runs, each browsed after | wall s | peak RSS MiB (aim ≤ 300) | resting RSS after, MiB |`,
+    `| 5-step workflow by the compiled server (node server/dist/server.js, SQLite, in-process worker), ${c.rows.toLocaleString('en')} rows, ${c.runs.length} runs${BROWSE ? ', each browsed after' : ''} | wall s | peak RSS MiB (aim ≤ 300) | resting RSS after, MiB |`,
     '|---|---:|---:|---:|',
     `| started, before any run | — | — | ${Math.round(c.before / MiB)} |`,
     ...c.runs.map((r, i) => `| run ${i + 1} | ${secs(r.ms)} | ${Math.round(r.peak / MiB)} | ${Math.round(r.resting / MiB)} |`),
