@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from '../../jobs/queue';
-import { invalid, notFound, rejected } from '../../lib/errors';
+import { invalid, notFound, rejected, ValidationFailed } from '../../lib/errors';
 import type { RunsRepository } from '../../modules/runs/runs.repository';
 import { findCycle } from '../../modules/workflows/workflow-state';
 import { paramLabel, validateParams } from '../params';
@@ -15,6 +15,7 @@ import { Scheduler, STEP_RUN_JOB, type RunSnapshot, type StepRunJob } from './sc
 import { StepExecutor } from './step-executor';
 import { StepKinds } from './step-kinds';
 import { OutputCounts } from './output-counts';
+import { columnsBeforeRun, type ColumnsStep } from './columns-before-run';
 
 /** A sample run reads at most this many records per source. */
 export const MAX_SAMPLE_SIZE = 10_000;
@@ -60,6 +61,37 @@ export class RunEngine {
     return this.scheduler.hasWorkers();
   }
 
+  /**
+   * Refuses a run in which a step names a column its input does not have, with the runner's "did
+   * you mean", before anything runs (it would fail at that step). The inputs' columns are what
+   * running tells without running (columns-before-run.ts); a source's are its last output's only
+   * where that output is still what the step would make: a deterministic step with the same params.
+   */
+  private async refuseUnknownColumns(
+    userId: string,
+    workflowId: string,
+    steps: readonly (ColumnsStep & { name: string })[],
+    planned: readonly string[],
+    variables: readonly { name: string; value: unknown }[],
+  ): Promise<void> {
+    const byId = new Map(steps.map((s) => [s.id, s]));
+    const last = await this.deps.runs.latestOutputsOf(workflowId, userId);
+    const current = new Map(
+      [...last].filter(([id, output]) => {
+        const step = byId.get(id);
+        return !!step && !!getStepType(step.step_type)?.cacheable && output.paramsHash === sha256(step.param_inputs);
+      }),
+    );
+    const vars = Object.fromEntries(variables.filter((v) => v.value !== null).map((v) => [v.name, v.value]));
+    const { problems } = columnsBeforeRun(steps, current, vars, true);
+    for (const id of planned) {
+      const problem = problems.get(id);
+      if (!problem) continue;
+      const name = byId.get(id)!.name;
+      throw new ValidationFailed(problem.problems.map((p) => ({ ...p, loc: ['path', 'stepId', ...p.loc], label: { en: name } })));
+    }
+  }
+
   async start(
     userId: string,
     workflowId: string,
@@ -91,6 +123,8 @@ export class RunEngine {
       if (step.inputs.length < type.inputs.min)
         throw invalid('server.runs.stepNeedsInputs', ['path', 'stepId'], { step: step.name }, { label: { en: step.name } });
     }
+    const variables = state.variables.map((v) => ({ name: v.name, type: v.type, value: v.type === 'secret' || v.value === null ? null : JSON.parse(v.value) }));
+    await this.refuseUnknownColumns(userId, workflowId, state.steps, plan.steps, variables);
     const external: Record<string, string> = {};
     for (const id of plan.external) {
       const last = await this.deps.runs.latestOutputOf(workflowId, id);
@@ -105,7 +139,7 @@ export class RunEngine {
         const s = byId.get(id)!;
         return { id: s.id, step_type: s.step_type, name: s.name, param_inputs: s.param_inputs, inputs: s.inputs };
       }),
-      variables: state.variables.map((v) => ({ name: v.name, type: v.type, value: v.type === 'secret' || v.value === null ? null : JSON.parse(v.value) })),
+      variables,
       external,
     };
     const runId = randomUUID();

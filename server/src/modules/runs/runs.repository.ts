@@ -297,15 +297,23 @@ export class RunsRepository {
     const rows = await this.db
       .selectFrom('step_runs as s')
       .innerJoin('datasets as d', 'd.id', 's.output_dataset_id')
-      .select(['s.step_id as stepId', 'd.id as datasetId', 'd.row_count as rowCount', 'd.columns as columns', 's.ended_at as endedAt'])
+      .select([
+        's.step_id as stepId',
+        'd.id as datasetId',
+        'd.row_count as rowCount',
+        'd.columns as columns',
+        's.params_hash as paramsHash',
+        's.ended_at as endedAt',
+      ])
       .where('s.run_id', 'in', recent)
       .where('s.state', 'in', ['succeeded', 'cached'])
       .where('d.user_id', '=', userId)
       .orderBy('s.ended_at', 'desc')
       .execute();
-    const latest = new Map<string, { datasetId: string; rowCount: number; columns: { name: string; type: string }[] }>();
+    const latest = new Map<string, { datasetId: string; rowCount: number; columns: { name: string; type: string }[]; paramsHash: string }>();
     for (const r of rows)
-      if (!latest.has(r.stepId)) latest.set(r.stepId, { datasetId: r.datasetId, rowCount: Number(r.rowCount), columns: JSON.parse(r.columns) });
+      if (!latest.has(r.stepId))
+        latest.set(r.stepId, { datasetId: r.datasetId, rowCount: Number(r.rowCount), columns: JSON.parse(r.columns), paramsHash: r.paramsHash });
     return latest;
   }
 
