@@ -1,3 +1,4 @@
+import { client as filesClient } from '../../test/files-client';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { waitUntil } from '../../test/wait';
 import { workflowClient } from '../../test/workflow-helpers';
@@ -15,16 +16,8 @@ describe('refusing a run over a column the input lacks', () => {
   const api = (method: string, url: string, payload?: object) => t.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: owner.auth, payload });
   const execute = (workflowId: string, stepId: string) => api('POST', `/workflow-execution/${workflowId}/steps/${stepId}/execute?mode=all`, {});
   const runsOf = async (workflowId: string) => (await api('GET', `/workflow-runs/?workflow_id=${workflowId}`)).json().total as number;
-  async function upload(name: string, text: string): Promise<string> {
-    const payload = `--b\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--b--\r\n`;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/files/',
-      headers: { ...owner.auth, 'content-type': 'multipart/form-data; boundary=b' },
-      payload,
-    });
-    return res.json().items[0].id;
-  }
+  const upload = async (name: string, text: string): Promise<string> =>
+    (await filesClient(t.app, owner.auth).upload([{ name, data: text }])).json().items[0].id;
   const ended = async (runId: string) => {
     let run = { state: '' };
     await waitUntil('the run to end', async () =>
