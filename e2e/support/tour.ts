@@ -77,7 +77,15 @@ async function furnishedAccount(language: Language): Promise<Furnished> {
     inputs: [filter.id],
     position: { x: 0, y: 320 },
   });
-  await step({ step_type: 'filter', param_inputs: { condition: "region = 'EU'" }, inputs: [csv.id], position: { x: 320, y: 160 } });
+  // A branch whose code throws on one customer: the second run fails there (a run over a column the
+  // input lacks is refused before it starts, so it would show no failed run).
+  const failure = zh ? '英国客户没有地区' : 'No region for UK customers';
+  await step({
+    step_type: 'code',
+    param_inputs: { code: `if (record.country === 'UK') throw new Error(${JSON.stringify(failure)}); return record;` },
+    inputs: [csv.id],
+    position: { x: 320, y: 160 },
+  });
 
   const run = async (stepId: unknown, mode: string) => {
     const started = await api(token, language, 'POST', `/workflow-execution/${workflowId}/steps/${stepId as string}/execute?mode=${mode}`, {});
@@ -96,7 +104,7 @@ async function furnishedAccount(language: Language): Promise<Furnished> {
     param_inputs: { new_column: 'label', expression: "concat(name, ' (', country, ')')" },
   });
   const second = await run(csv.id, 'all');
-  if (second.state !== 'failed') throw new Error(`The second run should fail on the missing column, it ended ${second.state}`);
+  if (second.state !== 'failed') throw new Error(`The second run should fail in the code step, it ended ${second.state}`);
   const datasetId = second.step_runs.find((s) => s.step_id === label.id)?.output_dataset_id;
   if (!datasetId) throw new Error('The second run wrote no dataset for the added column');
 
