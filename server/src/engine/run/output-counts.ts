@@ -23,6 +23,8 @@ export class OutputCounts {
 
   /** Counts under way in this process, by dataset: readers asking at once share one count. */
   private readonly counting = new Map<string, Promise<number | null>>();
+  /** The count under way (see count): the next waits for it. */
+  private lane: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: { datasets: Datasets; datasetCatalog: DatasetCatalog; runs: RunStore; log: Log }) {}
 
@@ -49,7 +51,10 @@ export class OutputCounts {
   private count(userId: string, datasetId: string, stepRunIds: string[]): Promise<number | null> {
     let pending = this.counting.get(datasetId);
     if (!pending) {
-      pending = this.countAndKeep(userId, datasetId, stepRunIds).finally(() => this.counting.delete(datasetId));
+      // One count at a time: each is a scan with all of DuckDB's threads, so running a run's four
+      // counts at once is no faster, and holds four scans' memory at once.
+      pending = this.lane.then(() => this.countAndKeep(userId, datasetId, stepRunIds)).finally(() => this.counting.delete(datasetId));
+      this.lane = pending.catch(() => null);
       this.counting.set(datasetId, pending);
     }
     return pending;

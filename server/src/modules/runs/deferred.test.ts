@@ -16,6 +16,7 @@ const quiet: Log = { debug() {}, info() {}, warn() {}, error() {} };
  */
 describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backend) => {
   let t: TestApp;
+  let defaultSmallOutputRows: number;
   let s3: TestS3 | null = null;
   let user: Awaited<ReturnType<typeof signedInUser>>;
   let wf: ReturnType<typeof workflowClient>;
@@ -67,6 +68,7 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
 
   beforeAll(async () => {
     // Opening is what these tests are about: small outputs are not written when counted (tested below).
+    defaultSmallOutputRows = OutputCounts.smallOutputRows;
     OutputCounts.smallOutputRows = 0;
     if (backend === 's3') s3 = await startS3Server();
     t = await createTestApp({ IN_PROCESS_WORKER: 'true', ...(s3?.env ?? {}) });
@@ -74,7 +76,7 @@ describe.each(['local', 's3'] as const)('deferred datasets (%s storage)', (backe
     wf = workflowClient(t.app, user.auth);
   });
   afterAll(async () => {
-    OutputCounts.smallOutputRows = 10_000;
+    OutputCounts.smallOutputRows = defaultSmallOutputRows;
     await t.close();
     await s3?.close();
   });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OutputCounts } from '../../engine/run/output-counts';
 import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
 import { queueDrained } from '../../test/wait';
 import { workflowClient } from '../../test/workflow-helpers';
@@ -11,6 +12,7 @@ import { STEP_RUN_JOB } from '../../engine/run';
  */
 describe('runs: from an uploaded CSV to an exported one', () => {
   let t: TestApp;
+  let defaultSmallOutputRows: number;
   let user: Awaited<ReturnType<typeof signedInUser>>;
   let wf: ReturnType<typeof workflowClient>;
 
@@ -47,11 +49,17 @@ describe('runs: from an uploaded CSV to an exported one', () => {
   };
 
   beforeAll(async () => {
+    // What counting writes is asserted below: no small output is written once counted (deferred.test.ts).
+    defaultSmallOutputRows = OutputCounts.smallOutputRows;
+    OutputCounts.smallOutputRows = 0;
     t = await createTestApp({ IN_PROCESS_WORKER: 'true' });
     user = await signedInUser(t.app);
     wf = workflowClient(t.app, user.auth);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    OutputCounts.smallOutputRows = defaultSmallOutputRows;
+    await t.close();
+  });
 
   it("imports, filters, adds a formula column, groups, sorts and exports a CSV into the user's files", async () => {
     const fileId = await upload(
