@@ -8,6 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance as App } from 'fastify';
 import { buildApp } from '../server/src/app';
 import { COUNT_FILE_ROWS_JOB } from '../server/src/modules/files/file-row-counts';
+import { queueDrained, waitUntil } from '../server/src/test/wait';
 import { loadConfig } from '../server/src/config/config';
 import { ApiClient } from './api-client';
 import { withPg } from './pg';
@@ -263,24 +264,24 @@ interface PipelineFigures {
  * background, just after): work the server does once a run is read, which would otherwise run
  * beside the next measured run.
  */
-async function settled(client: Client, runId: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const run = await client.call<RunOut>('GET', `/workflow-runs/${runId}`);
-    if (run.step_runs.every((s) => !s.output_dataset_id || s.records_total !== null)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((r) => setTimeout(r, 1000));
+async function settled(client: Client, app: App, runId: string): Promise<void> {
+  await waitUntil(
+    'the outputs of the run to be counted',
+    async () => (await client.call<RunOut>('GET', `/workflow-runs/${runId}`)).step_runs.every((s) => !s.output_dataset_id || s.records_total !== null),
+    30_000,
+  );
+  await app.datasets.files.settled();
 }
 
-/** The 5-step workflow over `rows` rows, REPEAT times (a fresh upload each, so no step is reused from the cache), then raw DuckDB. */
 /**
  * Waits until the upload's records are counted (the count-file-rows job, DuckDB over the whole
  * file): raw DuckDB gets no such job beside its query, so the engine's run starts after it too.
  */
-export async function uploadCounted(app: App): Promise<void> {
-  while ((await app.jobs.unfinished(COUNT_FILE_ROWS_JOB)) > 0) await new Promise((r) => setTimeout(r, 20));
+export function uploadCounted(app: App): Promise<void> {
+  return queueDrained(app.jobs, COUNT_FILE_ROWS_JOB, 60_000);
 }
 
+/** The 5-step workflow over `rows` rows, REPEAT times (a fresh upload each, so no step is reused from the cache), then raw DuckDB. */
 async function pipeline(client: Client, app: App, csv: string, rows: number, dataDir: string): Promise<PipelineFigures> {
   const engineMs: number[] = [];
   let peakRss = 0;
@@ -300,7 +301,7 @@ async function pipeline(client: Client, app: App, csv: string, rows: number, dat
       best = result.run;
     }
     log(`  engine, ${rows} rows: ${Math.round(result.ms)} ms, peak RSS ${Math.round(peak / MiB)} MiB (before ${Math.round(before / MiB)})`);
-    await settled(client, result.run.id);
+    await settled(client, app, result.run.id);
   }
   // Raw DuckDB after the engine, so its buffers do not count in the engine's RSS; as many threads as the engine's DuckDB.
   const config = loadConfig({ DATA_DIR: dataDir });

@@ -26,7 +26,8 @@ interface RunStarter {
   onStarted: (run: WorkflowRun) => void;
 }
 
-function useStart({ workflowId, onStarted }: RunStarter) {
+/** Starts a run of a step (the server's execute call); the new run is handed to `onStarted`. */
+export function useStart({ workflowId, onStarted }: Pick<RunStarter, 'workflowId' | 'onStarted'>) {
   const [execute, { isLoading }] = useExecuteStepMutation();
   const start = async (stepId: string, mode: RunMode, sampleSize?: number) => {
     const result = await execute({ workflowId, stepId, mode, sampleSize });

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
 import { useGetVariableFieldsQuery } from '../variables/variablesApi';
-import type { StepNotReady } from './RunButtons';
-import { PREVIEW_SAMPLE_SIZE, useExecuteStepMutation, type WorkflowRun } from './runsApi';
+import { useStart, type StepNotReady } from './RunButtons';
+import { PREVIEW_SAMPLE_SIZE, type WorkflowRun } from './runsApi';
 
 interface AutoPreviewArgs {
   workflowId: string;
@@ -39,7 +39,7 @@ function upstreamOf(id: string, steps: readonly StepOut[]): Set<string> {
  */
 export function useAutoPreview({ workflowId, version, step, steps, notReady, busy, onStarted }: AutoPreviewArgs): void {
   const { data: references } = useGetVariableFieldsQuery({ workflowId, stepId: step?.id ?? '' }, { skip: !step });
-  const [execute] = useExecuteStepMutation();
+  const { start } = useStart({ workflowId, onStarted });
   const tried = useRef(new Set<string>());
   const target = references?.preview_step_ids.find((id) => steps.some((s) => s.id === id));
   useEffect(() => {
@@ -49,8 +49,6 @@ export function useAutoPreview({ workflowId, version, step, steps, notReady, bus
     const upstream = upstreamOf(target, steps);
     if (notReady.some((n) => upstream.has(n.step.id))) return;
     tried.current.add(key);
-    void execute({ workflowId, stepId: target, mode: 'up_to', sampleSize: PREVIEW_SAMPLE_SIZE }).then((result) => {
-      if ('data' in result && result.data) onStarted(result.data);
-    });
-  }, [busy, execute, notReady, onStarted, steps, target, version, workflowId]);
+    void start(target, 'up_to', PREVIEW_SAMPLE_SIZE);
+  }, [busy, notReady, start, steps, target, version]);
 }

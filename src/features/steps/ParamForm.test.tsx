@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ParamOut, StepInfoOut } from '../../../server/src/modules/step-infos/step-infos.schemas';
 import type { StepOut } from '../../../server/src/modules/steps/steps.schemas';
+import { datasetOut } from '../../test/datasets';
 import { api } from '../../test/handlers';
 import { renderWithProviders } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
@@ -526,22 +527,7 @@ describe("a pivot's new columns", () => {
     notes: [],
     preview_step_ids: [],
   };
-  const input = {
-    id: 'ds-sales',
-    name: 'sales',
-    columns: [
-      { name: '_id', type: 'VARCHAR' },
-      { name: 'month', type: 'BIGINT' },
-    ],
-    row_count: 9,
-    bytes: 1024,
-    step_run_id: null,
-    run_id: null,
-    workflow_id: 'w-1',
-    step_id: null,
-    created_at: '2026-11-20T10:00:00.000Z',
-    expires_at: null,
-  };
+  const input = datasetOut('ds-sales', [{ name: 'month', type: 'BIGINT' }], 9);
 
   beforeEach(() => {
     server.use(

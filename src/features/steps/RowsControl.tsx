@@ -8,6 +8,7 @@ import type { ControlProps } from './ParamField';
 import { OptionItems } from './OptionItems';
 import { ColumnCombobox, typeWord, type ColumnChoice } from './ColumnCombobox';
 import { columnsFor } from './columnWarnings';
+import { numberOrText } from './paramValues';
 
 type Row = Record<string, string>;
 type RowsParam = Pick<ParamOut, 'fields' | 'shape'>;
@@ -44,19 +45,16 @@ export function rowsOf(text: unknown, param: RowsParam): Row[] | null {
   return rows;
 }
 
-/** A number typed as one; anything else stays the text it is, for the server to say what is wrong. */
-const asNumber = (text: string): string | number => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
-
 /**
  * What a row's field is in JSON: a `number` field a number; a `value` field what the column it
  * goes into holds (a number for a number column, true or false for a boolean one, else text).
  */
 function jsonValue(field: ParamField, row: Row, columns: ColumnChoice[]): unknown {
   const text = row[field.name];
-  if (field.kind === 'number') return asNumber(text);
+  if (field.kind === 'number') return numberOrText(text);
   if (field.kind !== 'value' || !field.type_from) return text;
   const kind = typeWord(columns.find((c) => c.name === row[field.type_from!])?.type);
-  if (kind === 'integer' || kind === 'number' || kind === 'decimal') return asNumber(text);
+  if (kind === 'integer' || kind === 'number' || kind === 'decimal') return numberOrText(text);
   if (kind === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
   return text;
 }

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { DatasetOut, RecordsPageOut } from '../../../server/src/modules/datasets/datasets.schemas';
+import { datasetOut } from '../../test/datasets';
 import { api } from '../../test/handlers';
 import { renderWithProviders } from '../../test/renderWithProviders';
 import { server } from '../../test/server';
@@ -12,19 +13,7 @@ import { StepData } from './StepData';
 // the columns and their types, and the first rows. The server is msw's.
 
 const dataset = (id: string, rows: Record<string, unknown>[], columns: DatasetOut['columns']): { meta: DatasetOut; rows: Record<string, unknown>[] } => ({
-  meta: {
-    id,
-    name: id,
-    columns: [{ name: '_id', type: 'VARCHAR' }, ...columns],
-    row_count: rows.length,
-    bytes: 1024,
-    step_run_id: null,
-    run_id: null,
-    workflow_id: 'w-1',
-    step_id: null,
-    created_at: '2026-11-20T10:00:00.000Z',
-    expires_at: null,
-  },
+  meta: datasetOut(id, columns, rows.length),
   rows: rows.map((row, i) => ({ _id: `${id}-${i}`, ...row })),
 });
 

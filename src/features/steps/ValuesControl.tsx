@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import { useGetColumnValuesQuery, useGetStepDatasetQuery } from '../datasets/datasetsApi';
 import { ColumnCombobox, typeWord } from './ColumnCombobox';
 import type { ControlProps } from './ParamField';
+import { numberOrText } from './paramValues';
 
 type Plain = string | number | boolean;
 
@@ -45,8 +46,7 @@ export function ValuesControl({ param, id, value, onChange, references, related,
   const found = (counted.data?.values ?? []).filter((v): v is { value: Plain; count: number } => v.value !== null && typeof v.value !== 'object');
   const offered = found.filter((v) => !has(v.value));
   const add = (typed: string) => {
-    const v: Plain =
-      found.find((f) => String(f.value) === typed)?.value ?? (numeric && typed.trim() !== '' && Number.isFinite(Number(typed)) ? Number(typed) : typed);
+    const v: Plain = found.find((f) => String(f.value) === typed)?.value ?? (numeric ? numberOrText(typed) : typed);
     if (typed.trim() && !has(v)) save([...listed, v]);
     setText('');
   };

@@ -12,6 +12,9 @@ export function isReference(value: unknown): boolean {
   return typeof value === 'string' && WHOLE_REFERENCE.test(value);
 }
 
+/** Text that is a number as that number; any other text as it is, for the server to say what is wrong. */
+export const numberOrText = (text: string): string | number => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+
 /** No value at all, as the server counts it (blank text, an empty list, null). */
 export function isEmptyValue(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
