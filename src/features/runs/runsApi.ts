@@ -11,6 +11,7 @@ import type {
 } from '../../../server/src/modules/runs/runs.schemas';
 import type { RunAction, RunMode, RunStarter, RunState, StepRunAction } from '../../../server/src/engine/run/run-states';
 import { baseApi } from '../../services/baseApi';
+import { isOpenState } from './runLook';
 
 // Spec areas "Execution", "Runs" and "Compute jobs": start a run from a step, read a run with its
 // step runs, a workflow's run history, control runs and step runs, and a step run's compute jobs.
@@ -70,6 +71,16 @@ const runTags = (run: { id: string; workflow_id: string } | undefined) =>
  * notices (message, warnings, modal). Put into the cache with them, the upsert's own "fulfilled"
  * would show the same toast a second time (the notices middleware reads every fulfilled result).
  */
+/**
+ * What a run's end makes stale: the lists' copy of its state, the datasets it wrote, and the
+ * columns its outputs now show to the column pickers (variable-fields).
+ */
+export const endedRunTags = (workflowId: string) => [
+  { type: 'WorkflowRun' as const, id: 'LIST' },
+  'Dataset' as const,
+  { type: 'Variable' as const, id: workflowId },
+];
+
 function asCachedRun(answer: WorkflowRun): WorkflowRun {
   const { message: _message, warnings: _warnings, modal: _modal, ...run } = answer as WorkflowRun & { message?: unknown; warnings?: unknown; modal?: unknown };
   return run;
@@ -91,6 +102,9 @@ export const runsApi = baseApi.injectEndpoints({
         try {
           const { data } = await queryFulfilled;
           dispatch(runsApi.util.upsertQueryData('getRun', data.id, asCachedRun(data)));
+          // A short run may have ended before its start was answered: nobody will see it end, so
+          // what its end makes stale is refreshed now (else the pickers miss a preview's columns).
+          if (!isOpenState(data.state)) dispatch(runsApi.util.invalidateTags(endedRunTags(data.workflow_id)));
         } catch {
           // The notices explain a refused start.
         }

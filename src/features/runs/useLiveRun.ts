@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { isOpenState, isUncounted } from './runLook';
-import { runsApi, useGetRunQuery, useListRunsQuery, type StepRun, type WorkflowRun } from './runsApi';
+import { endedRunTags, runsApi, useGetRunQuery, useListRunsQuery, type StepRun, type WorkflowRun } from './runsApi';
 import { readEventStream, type ServerSentEvent } from './sse';
 
 /** Refetches caused by a burst of events are merged into one within this time. */
@@ -37,12 +37,10 @@ export function useLiveRun(runId: string | null): { run: WorkflowRun | undefined
   const refetchRef = useRef(refetch);
   refetchRef.current = refetch;
 
-  // A run seen ending (by its events or by polling): the history's copy of its state is stale, and
-  // the columns its outputs now show are what the column pickers offer (variable-fields).
+  // A run seen ending (by its events or by polling): what its end makes stale is read again.
   const wasOpen = useRef(false);
   useEffect(() => {
-    if (wasOpen.current && !open && shown)
-      dispatch(runsApi.util.invalidateTags([{ type: 'WorkflowRun', id: 'LIST' }, 'Dataset', { type: 'Variable', id: shown.workflow_id }]));
+    if (wasOpen.current && !open && shown) dispatch(runsApi.util.invalidateTags(endedRunTags(shown.workflow_id)));
     wasOpen.current = open;
   }, [dispatch, open, shown]);
 

@@ -4,6 +4,8 @@ import type { StepOut } from '../../../../server/src/modules/steps/steps.schemas
 import { api } from '../../../test/handlers';
 import { renderApp } from '../../../test/renderWithProviders';
 import { server } from '../../../test/server';
+import { runOf, serveRuns, stepRunOf } from '../../runs/runFixtures';
+import type { WorkflowRun } from '../../runs/runsApi';
 import { catalogue, info, serveEditor, workflowWith } from './editorFixtures';
 import '../../../test/opensEditor';
 
@@ -62,5 +64,54 @@ describe('previewing an input when a step is opened', () => {
     await screen.findByRole('heading', { name: 'Filter rows' });
     await screen.findByTestId('step-data-none');
     expect(asked).toHaveLength(0);
+  });
+
+  it('fills the pickers from a preview that ended before its start was answered (no run is seen ending)', async () => {
+    // The filter's condition, checked against the input's columns once they are known.
+    const filter = {
+      ...catalogue[1],
+      params: [{ name: 'condition', type: 'expression' as const, label: 'Condition', help: '', required: true }],
+    };
+    serveEditor({ workflow: workflowWith([load, keep]), infos: [catalogue[0], filter] });
+    const ran = runOf([stepRunOf('s-1', 'Load sales', { state: 'succeeded', records_done: 40, records_total: 40, percent: 100 })], {
+      state: 'succeeded',
+      mode: 'up_to',
+      target_step_id: 's-1',
+      sample_size: 100,
+    });
+    const runs: WorkflowRun[] = [];
+    serveRuns(() => runs);
+    server.use(
+      // Before the preview the input's columns are unknown; after it, they are its output's.
+      http.get(api('/workflows/w-1/steps/:stepId/variable-fields'), ({ params }) =>
+        HttpResponse.json(
+          runs.length
+            ? {
+                variables: [],
+                fields: [{ name: 'status', type: 'VARCHAR', reference: '{{field.status}}', from_step_id: 's-1', input_index: 0 }],
+                notes: [],
+                preview_step_ids: [],
+              }
+            : {
+                variables: [],
+                fields: [],
+                notes: ['Run the steps before this one to see their columns.'],
+                preview_step_ids: params.stepId === 's-2' ? ['s-1'] : [],
+              },
+        ),
+      ),
+      // The run was short: it had ended when its start was answered.
+      http.post(api('/workflow-execution/w-1/steps/s-1/execute'), () => {
+        runs.push(ran);
+        return HttpResponse.json(ran);
+      }),
+    );
+    const { user } = renderApp({ route: '/workflows/w-1' });
+    await open('Big ones');
+    await screen.findByRole('heading', { name: 'Filter rows' });
+    const condition = await screen.findByRole('textbox', { name: /^Condition/ });
+    await user.click(condition);
+    await user.paste("stauts = 'paid'");
+    expect(await screen.findByText('The input has no column “stauts”: did you mean “status”?')).toBeInTheDocument();
   });
 });
