@@ -51,6 +51,8 @@ describe('the workflow assistant', () => {
   e2e.test(
     'asks the coordinator for a 3-step workflow: the answer streams in, the steps appear on the canvas as one commit, and Undo takes them away',
     async () => {
+      let seeMidStream = () => {};
+      const midStreamSeen = new Promise<void>((resolve) => (seeMidStream = resolve));
       // The model's side of the turn: three add_step calls, then connect_steps between the steps they
       // made (ids only the tools' answers know), then a text streamed in small pieces. The stand-in
       // numbers its tool calls afresh in each answer (call_1…), as some real servers do.
@@ -71,7 +73,8 @@ describe('the workflow assistant', () => {
             ],
           };
         },
-        { text: FINAL_TEXT, chunkSize: 6, delayMs: 60 },
+        // The text stops after "I built **three steps**:" until the test has seen it mid-stream.
+        { text: FINAL_TEXT, chunkSize: 6, delayMs: 60, pause: { at: 24, until: midStreamSeen } },
       );
       const { page, token, workflowId } = await assistantOfNewWorkflow(e2e, 'Lead pipeline');
       const nodes = page.getByTestId('step-node');
@@ -91,6 +94,7 @@ describe('the workflow assistant', () => {
       await answer.waitFor();
       expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
       expect((await answer.textContent()) ?? '').not.toContain('Undo it from the card');
+      seeMidStream();
       await log.getByText('three steps', { exact: true }).waitFor();
       await answer.getByText(/Undo it from the card if it is not what you wanted\./).waitFor();
       await page.getByRole('button', { name: 'Send' }).waitFor();

@@ -27,7 +27,14 @@ export interface ChatRequestSeen {
 
 export type LlmReply =
   /** A text answer; streamed in chunks of `chunkSize` characters, `delayMs` apart (a whole answer comes after `delayMs`). */
-  | { text: string; chunkSize?: number; delayMs?: number; usage?: { prompt_tokens: number; completion_tokens: number } }
+  | {
+      text: string;
+      chunkSize?: number;
+      delayMs?: number;
+      usage?: { prompt_tokens: number; completion_tokens: number };
+      /** Streams the chunks up to `at` characters, then the rest only once `until` resolves: a test sees the answer mid-stream. */
+      pause?: { at: number; until: Promise<unknown> };
+    }
   /** One or more tool calls (with optional text before them); `args` is sent as JSON text unless it is already a string. */
   | { toolCalls: { name: string; args: unknown; id?: string }[]; text?: string }
   /** An HTTP error answer, OpenAI-shaped (`{error: {message, type}}`), with Retry-After when given. */
@@ -230,7 +237,9 @@ function answer(
     const text = reply.text ?? '';
     const size = 'chunkSize' in reply && reply.chunkSize ? reply.chunkSize : 8;
     const delay = 'delayMs' in reply && reply.delayMs ? reply.delayMs : 0;
+    const pause = 'pause' in reply ? reply.pause : undefined;
     for (let at = 0; at < text.length; at += size) {
+      if (pause && at >= pause.at && at - size < pause.at) await pause.until;
       if (res.destroyed) return;
       write(chunk({ content: text.slice(at, at + size) }));
       if (delay) await new Promise((r) => setTimeout(r, delay));
