@@ -516,6 +516,30 @@ describe('rows of other object lists', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(onSave).toHaveBeenCalledWith({ mapping: { qty: 'quantity', region: 'area' } });
   });
+
+  it("keeps a rename's new blank rows and a column named twice on screen, says which row counts, and saves no blank column", async () => {
+    const mapping: ParamOut = {
+      ...p('mapping', 'json'),
+      label: 'New names',
+      shape: 'map',
+      fields: [
+        { name: 'from', kind: 'column', label: 'Column', required: true },
+        { name: 'to', kind: 'text', label: 'New name', required: true },
+      ],
+    };
+    const onSave = jest.fn();
+    const { user } = renderWithProviders(<FormWithDraft params={[mapping]} values={{ mapping: { qty: 'quantity' } }} references={typed} onSave={onSave} />);
+    await user.click(screen.getByRole('button', { name: 'Add a row' }));
+    await user.click(screen.getByRole('button', { name: 'Add a row' }));
+    expect(screen.getAllByRole('group', { name: /^Row / })).toHaveLength(3);
+    await user.click(screen.getByRole('combobox', { name: 'Column 2' }));
+    await user.click(await screen.findByRole('option', { name: /^qty/ }));
+    await user.type(screen.getByRole('textbox', { name: 'New name 2' }), 'units');
+    expect(screen.getAllByRole('group', { name: /^Row / })).toHaveLength(3);
+    expect(screen.getByText('“qty” is renamed in two rows: only the last one counts.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(onSave).toHaveBeenCalledWith({ mapping: { qty: 'units' } });
+  });
 });
 
 describe("a pivot's new columns", () => {

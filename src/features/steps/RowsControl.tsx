@@ -64,12 +64,26 @@ function textOf(rows: Row[], param: RowsParam, columns: ColumnChoice[]): string 
   const fields = param.fields ?? [];
   if (param.shape === 'map') {
     const [key, value] = fields;
-    return JSON.stringify(Object.fromEntries(rows.map((row) => [row[key.name] ?? '', row[value.name] ?? ''])), null, 2);
+    // A row whose column is not chosen yet renames nothing.
+    const named = rows.filter((row) => row[key.name]);
+    return JSON.stringify(Object.fromEntries(named.map((row) => [row[key.name], row[value.name] ?? ''])), null, 2);
   }
   const objects = rows.map((row) =>
     Object.fromEntries(fields.filter((f) => row[f.name] !== undefined && (f.required || row[f.name] !== '')).map((f) => [f.name, jsonValue(f, row, columns)])),
   );
   return JSON.stringify(objects, null, 2);
+}
+
+/** The first key (a rename's column) two rows name: only the last of them is kept. */
+function repeatedKey(rows: Row[], key: string | undefined): string | null {
+  if (!key) return null;
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const name = row[key] ?? '';
+    if (name && seen.has(name)) return name;
+    seen.add(name);
+  }
+  return null;
 }
 
 /**
@@ -82,10 +96,19 @@ export function RowsControl({ param, id, value, onChange, references, invalid, A
   const intl = useIntl();
   const t = (key: string, values?: Record<string, string | number>) => intl.formatMessage({ id: key }, values);
   const [showText, setShowText] = useState(false);
+  // The rows as edited, kept while the text is still theirs: a rename's object cannot hold a second
+  // blank row, or two rows of one column, so reading them back from the text would drop a row the
+  // moment it is added or while its column is being typed.
+  const [held, setHeld] = useState<{ text: string; rows: Row[] } | null>(null);
   const fields = param.fields ?? [];
-  const rows = rowsOf(value, param);
+  const rows = held && held.text === value ? held.rows : rowsOf(value, param);
   const columns = columnsFor(param, references);
-  const change = (next: Row[]) => onChange(textOf(next, param, columns));
+  const change = (next: Row[]) => {
+    const text = textOf(next, param, columns);
+    setHeld({ text, rows: next });
+    onChange(text);
+  };
+  const twice = param.shape === 'map' ? repeatedKey(rows ?? [], fields[0]?.name) : null;
   const toggle = (
     <Button size="2xs" variant="ghost" colorPalette="brand" onClick={() => setShowText((s) => !s)} disabled={rows === null}>
       {showText ? <LuRows3 aria-hidden /> : <LuBraces aria-hidden />}
@@ -154,6 +177,11 @@ export function RowsControl({ param, id, value, onChange, references, invalid, A
           <CloseButton size="2xs" aria-label={t('params.rows.remove', { number: index + 1 })} onClick={() => change(rows.filter((_, i) => i !== index))} />
         </HStack>
       ))}
+      {twice !== null && (
+        <Text textStyle="xs" color="fg.warning" role="status">
+          {t('params.rows.twice', { column: twice })}
+        </Text>
+      )}
       <Flex justify="space-between" align="center">
         <Button size="xs" variant="outline" onClick={() => change([...rows, blank])}>
           <LuPlus aria-hidden />
