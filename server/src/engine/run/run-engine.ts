@@ -75,15 +75,21 @@ export class RunEngine {
     variables: readonly { name: string; value: unknown }[],
   ): Promise<void> {
     const byId = new Map(steps.map((s) => [s.id, s]));
-    const last = await this.deps.runs.latestOutputsOf(workflowId, userId);
-    const current = new Map(
-      [...last].filter(([id, output]) => {
-        const step = byId.get(id);
-        return !!step && !!getStepType(step.step_type)?.cacheable && output.paramsHash === sha256(step.param_inputs);
-      }),
-    );
     const vars = Object.fromEntries(variables.filter((v) => v.value !== null).map((v) => [v.name, v.value]));
-    const { problems } = columnsBeforeRun(steps, current, vars, true);
+    const derived = columnsBeforeRun(steps, new Map(), vars, true);
+    let problems = derived.problems;
+    // The last outputs stand in only for columns the runners cannot tell; when they tell them all
+    // (a typed table, a filter, a sort…), the run starts without reading the workflow's past runs.
+    if ([...derived.columns.values()].some((c) => c === null)) {
+      const last = await this.deps.runs.latestOutputsOf(workflowId, userId);
+      const current = new Map(
+        [...last].filter(([id, output]) => {
+          const step = byId.get(id);
+          return !!step && !!getStepType(step.step_type)?.cacheable && output.paramsHash === sha256(step.param_inputs);
+        }),
+      );
+      problems = columnsBeforeRun(steps, current, vars, true).problems;
+    }
     for (const id of planned) {
       const problem = problems.get(id);
       if (!problem) continue;
