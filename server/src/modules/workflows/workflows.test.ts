@@ -1,4 +1,6 @@
-import { createTestApp, signedInUser, type TestApp } from '../../test/test-app';
+import pg from 'pg';
+import { createTestApp, onPostgres, signedInUser, type TestApp } from '../../test/test-app';
+import { waitUntil } from '../../test/wait';
 import { workflowClient } from '../../test/workflow-helpers';
 import { DatasetsService } from '../datasets/datasets.service';
 
@@ -39,6 +41,42 @@ describe('workflows', () => {
       owner_id: alice.user.id,
       message: 'Workflow created.',
     });
+  });
+
+  // Edits of one workflow wait for its row lock; waiting, they must not hold every connection.
+  (onPostgres() ? it : it.skip)('answers other requests while more edits of one workflow than the pool has connections wait for it', async () => {
+    const api = workflowClient(t.app, alice.auth);
+    const workflow = await api.createWorkflow('Edited by many');
+    const step = await api.addStep(workflow.id, 'limit', { param_inputs: { count: 1 } });
+    const before = (await api.getWorkflow(workflow.id)).version as number;
+    // Another process in the middle of an edit of the workflow (holder), and a look at the server's
+    // sessions from outside that transaction (inside one, PostgreSQL shows a snapshot of its start).
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl! });
+    const observer = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await Promise.all([holder.connect(), observer.connect()]);
+    const waitingForLocks = async () =>
+      (await observer.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()")).rows[0]
+        .n as number;
+    try {
+      await holder.query('begin');
+      await holder.query('select id from workflows where id = $1 for update', [workflow.id]);
+      const edits = Array.from({ length: 12 }, (_, i) =>
+        api.call('PATCH', `/workflow-steps/${step.id}/param-inputs/partial`, { param_inputs: { count: i + 2 } }),
+      );
+      await waitUntil('an edit waiting for the row lock', async () => (await waitingForLocks()) >= 1);
+      let answered = false;
+      const me = t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: alice.auth }).then((res) => ((answered = true), res));
+      await waitUntil('GET /users/me answered while the edits wait', () => answered);
+      expect((await me).statusCode).toBe(200);
+      // This process sent one of the twelve to wait on the lock; the others wait their turn in it.
+      expect(await waitingForLocks()).toBe(1);
+      await holder.query('commit');
+      const answers = await Promise.all(edits);
+      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+      expect((await api.getWorkflow(workflow.id)).version).toBe(before + 12);
+    } finally {
+      await Promise.all([holder.end(), observer.end()]);
+    }
   });
 
   it('refuses a blank name, duplicate tags and unknown fields with located 422s', async () => {
