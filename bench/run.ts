@@ -395,7 +395,20 @@ async function medianFirstPaint(browser: Awaited<ReturnType<typeof launchBrowser
       const page = await context.newPage();
       await page.goto(url);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-      paints.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN));
+      // The paint entry is recorded once the frame is presented, which may come after the heading
+      // is found: wait for it (buffered), at most 10 s.
+      const paint = await page.evaluate(
+        () =>
+          new Promise<number | null>((resolve) => {
+            setTimeout(() => resolve(null), 10_000);
+            new PerformanceObserver((list) => {
+              const entry = list.getEntriesByName('first-contentful-paint')[0];
+              if (entry) resolve(entry.startTime);
+            }).observe({ type: 'paint', buffered: true });
+          }),
+      );
+      if (paint === null) throw new Error(`${url}: no first contentful paint within 10 s of "${heading}" showing`);
+      paints.push(paint);
     } finally {
       await context.close();
     }
