@@ -67,11 +67,6 @@ const runTags = (run: { id: string; workflow_id: string } | undefined) =>
     : [];
 
 /**
- * A run answered by a start or a control call, as the run query holds it: without the call's own
- * notices (message, warnings, modal). Put into the cache with them, the upsert's own "fulfilled"
- * would show the same toast a second time (the notices middleware reads every fulfilled result).
- */
-/**
  * What a run's end makes stale: the lists' copy of its state, the datasets it wrote, and the
  * columns its outputs now show to the column pickers (variable-fields).
  */
@@ -81,6 +76,11 @@ export const endedRunTags = (workflowId: string) => [
   { type: 'Variable' as const, id: workflowId },
 ];
 
+/**
+ * A run answered by a start or a control call, as the run query holds it: without the call's own
+ * notices (message, warnings, modal). Put into the cache with them, the upsert's own "fulfilled"
+ * would show the same toast a second time (the notices middleware reads every fulfilled result).
+ */
 function asCachedRun(answer: WorkflowRun): WorkflowRun {
   const { message: _message, warnings: _warnings, modal: _modal, ...run } = answer as WorkflowRun & { message?: unknown; warnings?: unknown; modal?: unknown };
   return run;

@@ -83,6 +83,15 @@ export const HISTORY = {
 };
 
 /**
+ * Edits of one workflow in this process, one at a time. Each edit's transaction waits for the
+ * workflow's row lock (lockOwned) while holding a database connection: on PostgreSQL, ten edits of
+ * one workflow at once held the pool's ten connections and every other request queued behind them
+ * (`GET /users/me` p99 2.3–2.8× higher in the bench). Queued here, they hold one; the row lock still
+ * orders edits across processes.
+ */
+const editsOfWorkflow = new KeyedLanes();
+
+/**
  * The one way a workflow changes (ARCHITECTURE.md decision 8). An edit loads the workflow's state,
  * applies a pure mutation to a copy, checks the graph rules, writes the rows that differ and appends
  * a commit, all in one transaction. The workflow's version guards the write: a stale If-Match
@@ -93,15 +102,6 @@ export const HISTORY = {
  * A new edit empties the redo stack. Restore brings back any commit's state as a new edit. Secret
  * values are not part of the history: a state brought back keeps each secret's current value.
  */
-/**
- * Edits of one workflow in this process, one at a time. Each edit's transaction waits for the
- * workflow's row lock (lockOwned) while holding a database connection: on PostgreSQL, ten edits of
- * one workflow at once held the pool's ten connections and every other request queued behind them
- * (`GET /users/me` p99 2.3–2.8× higher in the bench). Queued here, they hold one; the row lock still
- * orders edits across processes.
- */
-const editsOfWorkflow = new KeyedLanes();
-
 export class WorkflowEditor {
   constructor(
     private readonly db: Db,
