@@ -495,16 +495,18 @@ describe('rows of other object lists', () => {
     });
   });
 
+  // A rename: one object, each of its keys and values a row of column and new name.
+  const mapping: ParamOut = {
+    ...p('mapping', 'json'),
+    label: 'New names',
+    shape: 'map',
+    fields: [
+      { name: 'from', kind: 'column', label: 'Column', required: true },
+      { name: 'to', kind: 'text', label: 'New name', required: true },
+    ],
+  };
+
   it('shows a rename as rows of column and new name, and saves it as one object', async () => {
-    const mapping: ParamOut = {
-      ...p('mapping', 'json'),
-      label: 'New names',
-      shape: 'map',
-      fields: [
-        { name: 'from', kind: 'column', label: 'Column', required: true },
-        { name: 'to', kind: 'text', label: 'New name', required: true },
-      ],
-    };
     const onSave = jest.fn();
     const { user } = renderWithProviders(<FormWithDraft params={[mapping]} values={{ mapping: { qty: 'quantity' } }} references={typed} onSave={onSave} />);
     expect(screen.getByRole('combobox', { name: 'Column 1' })).toHaveValue('qty');
@@ -518,15 +520,6 @@ describe('rows of other object lists', () => {
   });
 
   it("keeps a rename's new blank rows and a column named twice on screen, says which row counts, and saves no blank column", async () => {
-    const mapping: ParamOut = {
-      ...p('mapping', 'json'),
-      label: 'New names',
-      shape: 'map',
-      fields: [
-        { name: 'from', kind: 'column', label: 'Column', required: true },
-        { name: 'to', kind: 'text', label: 'New name', required: true },
-      ],
-    };
     const onSave = jest.fn();
     const { user } = renderWithProviders(<FormWithDraft params={[mapping]} values={{ mapping: { qty: 'quantity' } }} references={typed} onSave={onSave} />);
     await user.click(screen.getByRole('button', { name: 'Add a row' }));
