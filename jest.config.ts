@@ -42,7 +42,7 @@ const tsJest = (tsconfig: string) => ['ts-jest', { tsconfig }] as [string, Recor
 
 const web: Config = {
   displayName: 'web',
-  testEnvironment: 'jest-fixed-jsdom',
+  testEnvironment: '<rootDir>/src/test/jsdom-environment.cjs',
   roots: ['<rootDir>/src'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
