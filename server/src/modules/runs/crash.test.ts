@@ -66,8 +66,14 @@ describeEmbedded('a server killed in the middle of a run (embedded: SQLite, in-p
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-crash-'));
   });
 
-  afterAll(async () => {
+  // Each test's last server goes with it: left running, it would take up the next test's runs
+  // from the same database (and outlive the suite: only the newest was killed at the end).
+  afterEach(async () => {
     await server?.kill('SIGKILL');
+    server = null;
+  });
+
+  afterAll(async () => {
     await db?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
