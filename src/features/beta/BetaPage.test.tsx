@@ -8,6 +8,7 @@ import type { BetaStatus } from './betaTypes';
 beforeEach(() => localStorage.setItem('accessToken', 'good'));
 
 describe('beta programme page', () => {
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 3.2 s here beside the other worker (2026-11-28).
   it('shows the user’s status and sends a request to join, then shows it as received', async () => {
     let status: BetaStatus = { has_access: true, invite_only: false, status: 'none', requested_at: null };
     let sent: unknown = null;
@@ -36,7 +37,7 @@ describe('beta programme page', () => {
     expect(await screen.findByText('Request received')).toBeInTheDocument();
     expect(screen.getByText('You asked to join on Nov 24, 2026. We will email you when there is a place.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Update request' })).toBeInTheDocument());
-  });
+  }, 15_000);
 
   it('has nothing to ask of a member', async () => {
     server.use(http.get(api('/users/me/beta-status'), () => HttpResponse.json({ has_access: true, invite_only: true, status: 'member', requested_at: null })));

@@ -7,6 +7,7 @@ import { server } from '../../test/server';
 const THANKS = 'Thank you: your request to join the beta has been received.';
 
 describe('asking for an invitation code, signed out', () => {
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 3.0 s here beside the other worker (2026-11-28).
   it('sends the email, name and use case (no token: a public call), then says where the code will go', async () => {
     let sent: unknown = null;
     let authorization: string | null = 'unset';
@@ -29,7 +30,7 @@ describe('asking for an invitation code, signed out', () => {
     expect(authorization).toBeNull();
     await user.click(screen.getByRole('link', { name: 'Create your account' }));
     await waitFor(() => expect(currentLocation()).toBe('/signup'));
-  });
+  }, 15_000);
 
   it('checks the email and the use case before calling the server, and bounds every field', async () => {
     let called = false;

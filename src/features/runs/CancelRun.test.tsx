@@ -33,6 +33,7 @@ async function runControls() {
 }
 
 describe('cancelling a run', () => {
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 4.1 s here beside the other worker (2026-11-28).
   it('asks first, showing each step’s records done of total; "Keep running" sends nothing, "Cancel run" cancels', async () => {
     const sent = serve(running);
     const { user } = renderApp({ route: '/workflows/w-1' });
@@ -58,7 +59,7 @@ describe('cancelling a run', () => {
     await waitFor(() => expect(sent).toEqual(['run cancel']));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(await screen.findByText('Run cancelled.')).toBeInTheDocument();
-  });
+  }, 15_000);
 
   it('asks before cancelling one step, naming it with its records', async () => {
     const sent = serve(running);

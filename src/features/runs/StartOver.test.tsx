@@ -32,6 +32,7 @@ async function runControls() {
 }
 
 describe('starting a run over', () => {
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 3.0 s here beside the other worker (2026-11-28).
   it('retries at once, but asks before starting over; "Cancel" sends nothing', async () => {
     const sent = serve(cancelled);
     const { user } = renderApp({ route: '/workflows/w-1' });
@@ -53,7 +54,7 @@ describe('starting a run over', () => {
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Start over' }));
     await waitFor(() => expect(sent).toEqual(['run retry_from_scratch']));
     expect(await screen.findByText('Starting over from the first record.')).toBeInTheDocument();
-  });
+  }, 15_000);
 
   it('starts one step over after asking, and retries it without asking', async () => {
     const sent = serve(cancelled);

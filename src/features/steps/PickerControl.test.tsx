@@ -108,6 +108,7 @@ const picker = () => screen.findByRole('dialog', { name: /CSV file|Folder/ });
 const entries = (dialog: HTMLElement) => within(dialog).findByRole('list', { name: 'Folder contents' });
 
 describe('file param picker', () => {
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 2.5 s here beside the other worker (2026-11-28).
   it('browses into a folder, chooses a CSV by name, shows that name and saves its id', async () => {
     const { user } = renderInspector(importCsv);
     const field = fieldNamed('CSV file');
@@ -127,7 +128,7 @@ describe('file param picker', () => {
     expect(screen.queryByText('f-cust')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(saved).toEqual([{ param_inputs: { file: 'f-cust' } }]));
-  });
+  }, 15_000);
 
   it('does not let a file the step cannot read be chosen', async () => {
     const { user } = renderInspector(importCsv);

@@ -17,6 +17,7 @@ function accountLanguage(locale: 'en' | 'cn') {
 describe("the account's saved language", () => {
   // Over Jest's 5 s at worst: the file's first render of the whole app, a sign-in typed in, then the
   // Chinese texts loaded and the home page drawn (1.5 s alone, past 5 s once in CI beside the other projects).
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 2.7 s here beside the other worker (2026-11-28).
   it('wins after sign-in on a new (English) browser', async () => {
     accountLanguage('cn');
     server.use(http.post(api('/auth/login'), () => HttpResponse.json({ access_token: 'tok', token_type: 'bearer', expires_in: 3600 })));
@@ -35,7 +36,7 @@ describe("the account's saved language", () => {
     await waitFor(() => expect(currentLocation()).toBe('/cn/settings?x=1'));
     expect(document.cookie).toContain('NEXT_LOCALE=cn');
     expect(await screen.findByRole('heading', { name: '设置', level: 1 })).toBeInTheDocument();
-  });
+  }, 15_000);
 
   it('takes an English account out of /cn, over a stored Chinese choice', async () => {
     document.cookie = 'NEXT_LOCALE=cn; path=/';

@@ -38,6 +38,7 @@ const open = async (name: string) => {
 };
 
 describe('previewing an input when a step is opened', () => {
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 3.7 s here beside the other worker (2026-11-28).
   it('runs the input up to itself on 100 records, once for this version of the workflow', async () => {
     serveEditor({ workflow: workflowWith([load, keep]) });
     const asked = recordRuns();
@@ -50,7 +51,7 @@ describe('previewing an input when a step is opened', () => {
     await open('Big ones');
     await screen.findByRole('heading', { name: 'Filter rows' });
     expect(asked).toHaveLength(1);
-  });
+  }, 15_000);
 
   it('leaves an input alone that needs its settings first', async () => {
     const needsFile = {
@@ -66,6 +67,7 @@ describe('previewing an input when a step is opened', () => {
     expect(asked).toHaveLength(0);
   });
 
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 2.5 s here beside the other worker (2026-11-28).
   it('fills the pickers from a preview that ended before its start was answered (no run is seen ending)', async () => {
     // The filter's condition, checked against the input's columns once they are known.
     const filter = {
@@ -113,5 +115,5 @@ describe('previewing an input when a step is opened', () => {
     await user.click(condition);
     await user.paste("stauts = 'paid'");
     expect(await screen.findByText('The input has no column “stauts”: did you mean “status”?')).toBeInTheDocument();
-  });
+  }, 15_000);
 });

@@ -45,6 +45,7 @@ describe('deleting a step', () => {
     fireEvent.click(within(nodeNamed(name)).getByText(name));
   };
 
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 4.0 s here beside the other worker (2026-11-28).
   it('from the settings panel asks first, naming the step: Cancel keeps it, "Delete step" deletes it', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
     await select('Big ones');
@@ -69,7 +70,7 @@ describe('deleting a step', () => {
     await waitFor(() => expect(screen.getAllByTestId('step-node')).toHaveLength(1));
     expect(screen.queryByRole('complementary', { name: 'Step settings' })).not.toBeInTheDocument();
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-  });
+  }, 15_000);
 
   it('with the Delete key asks first too', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });

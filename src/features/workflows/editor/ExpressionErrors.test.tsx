@@ -77,45 +77,55 @@ describe('a filter condition the server refuses', () => {
     return { form, field, condition: within(field).getByLabelText(new RegExp(label)) };
   };
 
+  // Over Jest’s 5 s on a loaded machine: the editor rendered, a condition typed and checked as it is typed, 3–4.3 s here beside the other worker (2026-11-28).
   it.each([
     ['/workflows/w-1', 'en', 'Condition', 'Save settings', 'Unexpected “=” at position 11'],
     ['/cn/workflows/w-1', 'cn', '条件', '保存设置', '第 11 个字符处出现意外的 “=”'],
-  ] as const)('at %s: names the mistake under Condition as it is typed, and sends nothing', async (route, locale, label, save, message) => {
-    server.use(accountIn(locale));
-    const { user } = renderApp({ route });
-    const { form, field, condition } = await openCondition(label);
+  ] as const)(
+    'at %s: names the mistake under Condition as it is typed, and sends nothing',
+    async (route, locale, label, save, message) => {
+      server.use(accountIn(locale));
+      const { user } = renderApp({ route });
+      const { form, field, condition } = await openCondition(label);
 
-    await user.clear(condition);
-    await user.type(condition, BROKEN);
-    expect(await within(field).findByText(message)).toBeInTheDocument();
-    expect(condition).toHaveAttribute('aria-invalid', 'true');
-    await user.click(within(form).getByRole('button', { name: save }));
-    expect(sent).toEqual([]);
-    expect(condition).toHaveValue(BROKEN);
-  });
+      await user.clear(condition);
+      await user.type(condition, BROKEN);
+      expect(await within(field).findByText(message)).toBeInTheDocument();
+      expect(condition).toHaveAttribute('aria-invalid', 'true');
+      await user.click(within(form).getByRole('button', { name: save }));
+      expect(sent).toEqual([]);
+      expect(condition).toHaveValue(BROKEN);
+    },
+    15_000,
+  );
 
+  // Over Jest’s 5 s on a loaded machine: the editor rendered, a condition typed, saved and refused, 3–4.3 s here beside the other worker (2026-11-28).
   it.each([
     ['/workflows/w-1', 'en', 'Condition', 'Save settings', 'There is no variable “threshold” (at position 10)'],
     ['/cn/workflows/w-1', 'cn', '条件', '保存设置', '没有变量 “threshold”（第 10 个字符处）'],
-  ] as const)('at %s: shows what the server refuses under Condition after Save and keeps what was typed', async (route, locale, label, save, message) => {
-    server.use(accountIn(locale));
-    const { user } = renderApp({ route });
-    const { form, field, condition } = await openCondition(label);
+  ] as const)(
+    'at %s: shows what the server refuses under Condition after Save and keeps what was typed',
+    async (route, locale, label, save, message) => {
+      server.use(accountIn(locale));
+      const { user } = renderApp({ route });
+      const { form, field, condition } = await openCondition(label);
 
-    await user.clear(condition);
-    // user.type reads "{{" as a literal "{".
-    await user.type(condition, UNKNOWN_VARIABLE.replace(/\{/g, '{{'));
-    const fetchesBefore = fetches;
-    await user.click(within(form).getByRole('button', { name: save }));
+      await user.clear(condition);
+      // user.type reads "{{" as a literal "{".
+      await user.type(condition, UNKNOWN_VARIABLE.replace(/\{/g, '{{'));
+      const fetchesBefore = fetches;
+      await user.click(within(form).getByRole('button', { name: save }));
 
-    expect(await within(field).findByText(message)).toBeInTheDocument();
-    expect(sent).toEqual([{ param_inputs: { condition: UNKNOWN_VARIABLE } }]);
-    expect(condition).toHaveAttribute('aria-invalid', 'true');
-    // A refused write refetches the workflow (to show the truth); the form keeps the refused value
-    // and the message, so the user fixes what they typed instead of typing it again.
-    await waitFor(() => expect(fetches).toBeGreaterThan(fetchesBefore));
-    const after = screen.getByRole('form').querySelector('[data-param="condition"]') as HTMLElement;
-    expect(within(after).getByLabelText(new RegExp(label))).toHaveValue(UNKNOWN_VARIABLE);
-    expect(within(after).getByText(message)).toBeInTheDocument();
-  });
+      expect(await within(field).findByText(message)).toBeInTheDocument();
+      expect(sent).toEqual([{ param_inputs: { condition: UNKNOWN_VARIABLE } }]);
+      expect(condition).toHaveAttribute('aria-invalid', 'true');
+      // A refused write refetches the workflow (to show the truth); the form keeps the refused value
+      // and the message, so the user fixes what they typed instead of typing it again.
+      await waitFor(() => expect(fetches).toBeGreaterThan(fetchesBefore));
+      const after = screen.getByRole('form').querySelector('[data-param="condition"]') as HTMLElement;
+      expect(within(after).getByLabelText(new RegExp(label))).toHaveValue(UNKNOWN_VARIABLE);
+      expect(within(after).getByText(message)).toBeInTheDocument();
+    },
+    15_000,
+  );
 });

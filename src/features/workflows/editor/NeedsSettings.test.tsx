@@ -89,6 +89,7 @@ describe('a step that needs settings', () => {
     );
   });
 
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 3.5 s here beside the other worker (2026-11-28).
   it('is marked on the canvas, naming what is missing, and its form shows the field to fill', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
     const nodes = await screen.findAllByTestId('step-node');
@@ -120,7 +121,7 @@ describe('a step that needs settings', () => {
     await waitFor(() => expect(saved).toEqual({ param_inputs: { file: 'f-mine' } }));
     await waitFor(() => expect(screen.queryByTestId('step-needs-settings')).not.toBeInTheDocument());
     expect(screen.queryByTestId('params-missing')).not.toBeInTheDocument();
-  });
+  }, 15_000);
 
   it('keeps Run workflow from asking the server: a click says which step needs what, and opens it', async () => {
     const started = refuseRuns();

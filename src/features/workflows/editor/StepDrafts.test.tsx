@@ -136,6 +136,7 @@ describe('unsaved step settings', () => {
     expect(sent).toEqual([]);
   }, 15_000);
 
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 6.3 s here beside the other worker (2026-11-28).
   it('restores the draft after a reload; Save sends it and clears the marks', async () => {
     const first = renderApp({ route: '/workflows/w-1' });
     await open('Big ones');
@@ -166,7 +167,7 @@ describe('unsaved step settings', () => {
     expect(await conditionField()).toHaveValue("status = 'paid'");
     expect(screen.queryByText('Unsaved changes')).not.toBeInTheDocument();
     expect(sent).toHaveLength(1);
-  });
+  }, 15_000);
 
   it('Discard brings back the saved values', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
@@ -181,6 +182,7 @@ describe('unsaved step settings', () => {
     expect(sent).toEqual([]);
   });
 
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 2.9 s here beside the other worker (2026-11-28).
   it('is not shown to another account signed in on the same browser', async () => {
     const first = renderApp({ route: '/workflows/w-1' });
     await open('Big ones');
@@ -195,8 +197,9 @@ describe('unsaved step settings', () => {
     await open('Big ones');
     expect(await conditionField()).toHaveValue('amount > 5');
     expect(screen.queryByText('Unsaved changes')).not.toBeInTheDocument();
-  });
+  }, 15_000);
 
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 4.0 s here beside the other worker (2026-11-28).
   it('says so when the saved step changed underneath, and lets the user keep the draft or take the saved values', async () => {
     current = { ...current, can_undo: true };
     undoTo = [workflowWith([load, withCondition('amount > 100')]), workflowWith([load, withCondition('amount > 1000')])];
@@ -224,8 +227,9 @@ describe('unsaved step settings', () => {
     expect(screen.queryByText('Unsaved changes')).not.toBeInTheDocument();
     expect(within(nodeNamed('Big ones')).queryByTestId('step-unsaved')).not.toBeInTheDocument();
     expect(sent).toEqual([]);
-  });
+  }, 15_000);
 
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 3.4 s here beside the other worker (2026-11-28).
   it('is dropped when its step is deleted', async () => {
     undoTo = [workflowWith([load, keep])];
     const { user } = renderApp({ route: '/workflows/w-1' });
@@ -243,5 +247,5 @@ describe('unsaved step settings', () => {
     await open('Big ones');
     expect(await conditionField()).toHaveValue('amount > 5');
     expect(screen.queryByText('Unsaved changes')).not.toBeInTheDocument();
-  });
+  }, 15_000);
 });

@@ -66,6 +66,7 @@ describe('tidying up the canvas', () => {
     );
   });
 
+  // Over Jest’s 5 s on a loaded machine: a whole page rendered and driven in jsdom, 4.7 s here beside the other worker (2026-11-28).
   it('lays the steps out in layers with none on top of another, and saves the moved ones', async () => {
     const { user } = renderApp({ route: '/workflows/w-1' });
     await screen.findAllByTestId('step-node');
@@ -75,7 +76,7 @@ describe('tidying up the canvas', () => {
     for (const a of at.keys()) for (const b of at.keys()) if (a !== b) expect(overlaps(at.get(a)!, at.get(b)!)).toBe(false);
     // Each step is below what it reads.
     for (const s of current.steps) for (const input of s.inputs) expect(at.get(s.id)!.y).toBeGreaterThan(at.get(input)!.y);
-  });
+  }, 15_000);
 
   it('is labelled in Chinese on the Chinese editor', async () => {
     // A Chinese account: an English one is moved out of /cn once the app knows it (UserLocaleSync).
