@@ -9,6 +9,7 @@ import { balanceOf, billingHandlers, usageRecord, usageSummary } from './billing
 describe('billing page', () => {
   beforeEach(() => localStorage.setItem('accessToken', 'good'));
 
+  // Over Jest’s 5 s on a loaded machine: the billing page's first render in this file, with its chart (past 5 s in CI, 2026-11-28).
   it('shows the balance, the usage chart and the usage rows with their run', async () => {
     server.use(...billingHandlers());
     renderApp({ route: '/billing' });
@@ -30,7 +31,7 @@ describe('billing page', () => {
     const payments = await screen.findByRole('table', { name: 'Payments' });
     expect(await within(payments).findByText('$5.00')).toBeInTheDocument();
     expect(within(payments).getByText('Paid')).toBeInTheDocument();
-  });
+  }, 15_000);
 
   it('filters the usage rows by dates and workflow, from the first page', async () => {
     const asked: Record<string, string>[] = [];

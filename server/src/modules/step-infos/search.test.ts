@@ -7,10 +7,11 @@ const BASE = '/api/v1/workflow-step-infos';
 describe('step infos: search by meaning', () => {
   let t: TestApp;
   let auth: Record<string, string>;
+  // Over Jest’s 5 s on a loaded machine: a test app on a fresh database and a sign-up (past 5 s on PostgreSQL in CI, 2026-11-28).
   beforeAll(async () => {
     t = await createTestApp({ ADMIN_EMAILS: 'curator@example.com' });
     auth = (await signedInUser(t.app)).auth;
-  });
+  }, 15_000);
   afterAll(() => t.close());
 
   const search = async (q: string, extra = '', headers = auth) => {
